@@ -1,0 +1,55 @@
+# One entry point for a fresh machine: `make demo` (main job) and `make test` (whole suite).
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+ORACLE_A := .oracle/tf115
+ORACLE_B := .oracle/tf215
+export TF_CPP_MIN_LOG_LEVEL ?= 2
+
+.PHONY: env oracles oracle-a oracle-b demo test test-fast test-oracle bench clean
+
+env: $(VENV)/.done
+$(VENV)/.done: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[cpu,dev]'
+	touch $@
+
+oracles: oracle-a oracle-b
+oracle-a: $(ORACLE_A)/.done
+$(ORACLE_A)/.done: oracle/requirements-tf115.txt
+	rm -rf $(ORACLE_A)
+	PYENV_VERSION=3.7.16 python3.7 -m venv $(ORACLE_A)
+	$(ORACLE_A)/bin/python -m pip install -q --upgrade 'pip<24'
+	$(ORACLE_A)/bin/python -m pip install -q -r oracle/requirements-tf115.txt
+	$(ORACLE_A)/bin/python -c "import tensorflow as tf; assert tf.__version__ == '1.15.0', tf.__version__; tf.contrib.tpu.TPUEstimator"
+	touch $@
+oracle-b: $(ORACLE_B)/.done
+$(ORACLE_B)/.done: oracle/requirements-tf215.txt
+	rm -rf $(ORACLE_B)
+	$(PYTHON) -m venv $(ORACLE_B)
+	$(ORACLE_B)/bin/python -m pip install -q --upgrade pip
+	$(ORACLE_B)/bin/python -m pip install -q -r oracle/requirements-tf215.txt
+	$(ORACLE_B)/bin/python -m pip install -q --no-deps --force-reinstall tf-estimator-nightly==2.16.0.dev2024012409
+	$(ORACLE_B)/bin/python -c "import tensorflow as tf; assert tf.__version__ == '2.15.1', tf.__version__; tf.compat.v1.estimator.tpu.TPUEstimator"
+	touch $@
+
+# Main job: migrate the shipped legacy examples and compare their numbers with the oracle goldens.
+demo: env
+	$(PY) -m legacy_examples.compare
+
+# The whole suite, oracle tests included (they need the oracle environments).
+test: env oracles
+	$(PY) -m pytest -m "" -q
+
+test-fast: env
+	$(PY) -m pytest -q
+
+test-oracle: env oracles
+	$(PY) -m pytest -m oracle -q
+
+bench: env oracles
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) .oracle

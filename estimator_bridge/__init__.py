@@ -1,0 +1,3 @@
+"""estimator_bridge: TPUEstimator semantics for unchanged TF1 model_fn/input_fn on TF2 tf.distribute."""
+
+__version__ = "0.1.0"
