@@ -1,0 +1,76 @@
+"""TF 1.15 baseline: the probe model under tf.contrib.tpu.TPUEstimator(use_tpu=False); one JSON line.
+
+Runs inside oracle A (CPython 3.7, so no annotations-only syntax here). On the CPU path TF 1.15
+runs one Session.run per step whatever iterations_per_loop says (FEASIBILITY.md section 5), so
+--steps-per-loop only goes into the config. Timing: a hook notes wall time after every step.
+
+Usage: .oracle/tf115/bin/python bench/tf115_workload.py --steps-per-loop K --steps N
+"""
+
+import argparse
+import json
+import resource
+import tempfile
+import time
+
+import numpy as np
+import tensorflow as tf
+
+WARMUP_FRACTION = 0.2
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps-per-loop", type=int, default=100)
+    parser.add_argument("--steps", type=int, default=2000)
+    args = parser.parse_args()
+    tf.logging.set_verbosity(tf.logging.ERROR)
+
+    features = np.random.RandomState(0).randn(256, 8).astype(np.float32)
+    labels = ((features[:, 0] > 0).astype(np.int32) + (features[:, 1] > 1).astype(np.int32)).astype(np.int32)
+    warmup_steps = max(1, int(args.steps * WARMUP_FRACTION))
+    marks = {}
+
+    class Clock(tf.train.SessionRunHook):
+        def begin(self):
+            self._step = 0
+
+        def after_run(self, run_context, run_values):
+            self._step += 1
+            now = time.perf_counter()
+            marks.setdefault("first", now)
+            if self._step == warmup_steps:
+                marks["warm"] = now
+            marks["end"] = now
+
+    def input_fn(params):
+        dataset = tf.data.Dataset.from_tensor_slices((features, labels))
+        return dataset.repeat().batch(params["batch_size"], drop_remainder=True)
+
+    def model_fn(features, labels, mode, params):
+        hidden = tf.layers.dense(features, 16, activation=tf.nn.relu,
+                                 kernel_initializer=tf.constant_initializer(0.01))
+        logits = tf.layers.dense(hidden, 3, kernel_initializer=tf.constant_initializer(0.02))
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_global_step())
+        return tf.contrib.tpu.TPUEstimatorSpec(mode=mode, loss=loss, train_op=train_op)
+
+    config = tf.contrib.tpu.RunConfig(
+        model_dir=tempfile.mkdtemp(prefix="bench_tf115_"), save_checkpoints_steps=10 ** 9,
+        save_summary_steps=10 ** 9, tpu_config=tf.contrib.tpu.TPUConfig(iterations_per_loop=args.steps_per_loop))
+    estimator = tf.contrib.tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
+                                            train_batch_size=32)
+    start = time.perf_counter()
+    estimator.train(input_fn, max_steps=args.steps, hooks=[Clock()])
+    timed_steps = args.steps - warmup_steps
+    print(json.dumps({
+        "impl": "tf115", "replicas": 1, "steps_per_loop": args.steps_per_loop, "steps": args.steps,
+        "first_call_s": marks["first"] - start,
+        "steps_per_sec": timed_steps / (marks["end"] - marks["warm"]),
+        "timed_steps": timed_steps,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+    }))
+
+
+if __name__ == "__main__":
+    main()
