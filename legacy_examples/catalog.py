@@ -1,0 +1,93 @@
+"""The shipped legacy examples: which script, which oracle, which flags, what a golden keeps.
+
+Pure data. The recorder, the regression tests and the main job all read this table, so an
+example is added in exactly one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+EXAMPLES_ROOT = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class LegacyExample:
+    """One legacy program and how it is compared.
+
+    Attributes:
+      name: folder under legacy_examples/ holding the script, golden.json and the start state.
+      script: the program, unchanged from how it was written for its TensorFlow.
+      oracle: "tf115" (tf.contrib, TF 1.15) or "tf215" (tf.compat.v1.estimator, TF 2.15).
+      flags: command-line flags of every compared run (``--model_dir`` is added per run).
+      tags: scalar summary tags kept in the golden (``loss`` = the Estimator's training loss).
+      variables: checkpoint (or Keras weight) names whose final values the golden keeps.
+      start_state: files copied from the golden folder into a fresh model_dir before a
+        current-TF run, so that both sides start from the oracle's initial values.
+      exercises: one line for the README table.
+      model_dir_flag: the flag that names the model_dir (BERT called it ``--output_dir``).
+    """
+
+    name: str
+    script: str
+    oracle: str
+    flags: tuple[str, ...]
+    tags: tuple[str, ...]
+    variables: tuple[str, ...]
+    start_state: tuple[str, ...]
+    exercises: str
+    model_dir_flag: str = "--model_dir"
+
+    @property
+    def folder(self) -> Path:
+        return EXAMPLES_ROOT / self.name
+
+    @property
+    def script_path(self) -> Path:
+        return self.folder / self.script
+
+    @property
+    def golden_path(self) -> Path:
+        return self.folder / "golden.json"
+
+
+CKPT0 = ("model.ckpt-0.index", "model.ckpt-0.data-00000-of-00001")
+
+EXAMPLES: tuple[LegacyExample, ...] = (
+    LegacyExample(
+        name="mnist_tpu",
+        script="mnist_tpu.py",
+        oracle="tf115",
+        flags=("--use_tpu=false", "--train_steps=60", "--iterations_per_loop=20",
+               "--batch_size=32", "--eval_batch_size=32", "--eval_steps=8", "--dropout_rate=0.0"),
+        tags=("loss",),
+        variables=("conv2d/bias", "conv2d_1/bias", "dense/bias", "dense_1/kernel", "dense_1/bias",
+                   "global_step"),
+        start_state=CKPT0,
+        exercises="tf.contrib.tpu conv net: TFRecords + parse_single_example, tf.layers conv/pool/"
+                  "dense/dropout, Adam + exponential_decay, eval_metrics, predict",
+    ),
+    LegacyExample(
+        name="bert_classifier",
+        script="run_classifier.py",
+        oracle="tf115",
+        flags=("--use_tpu=false", "--num_train_steps=30", "--iterations_per_loop=10",
+               "--train_batch_size=8", "--eval_batch_size=8", "--predict_batch_size=8",
+               "--hidden_dropout_prob=0.0"),
+        tags=("loss",),
+        variables=("output_weights", "output_bias", "output_weights/adam_m", "output_weights/adam_v",
+                   "bert/pooler/dense/kernel", "bert/embeddings/word_embeddings",
+                   "bert/embeddings/LayerNorm/gamma",
+                   "bert/encoder/layer_1/attention/self/query/kernel",
+                   "bert/encoder/layer_1/output/LayerNorm/beta", "global_step"),
+        start_state=CKPT0,
+        model_dir_flag="--output_dir",
+        exercises="BERT-style fine-tuning: tiny transformer (tf.layers, contrib layer_norm), "
+                  "map_and_batch, AdamWeightDecay tf.train.Optimizer subclass, warmup + polynomial "
+                  "decay, manual global-step increment, scaffold_fn + init_from_checkpoint, "
+                  "evaluate(steps=None) with a partial batch, predict",
+    ),
+)
+
+BY_NAME = {example.name: example for example in EXAMPLES}

@@ -1,0 +1,142 @@
+"""Collect what a finished legacy-example run left behind, as one JSON document.
+
+This file runs inside every TensorFlow we compare (TF 1.15 on CPython 3.7, TF 2.15, current TF),
+so it uses only APIs present in all of them and Python 3.7 syntax. It reads artifacts, never
+the example's stdout, so that a run is judged by what it wrote:
+
+* scalar summaries (the Estimator's ``loss`` every ``save_summary_steps``, host_call scalars)
+  from the event files directly in ``model_dir`` (v1 ``simple_value`` or v2 tensor summaries);
+* ``eval_results.txt`` (``key = value`` lines, as BERT's run_classifier wrote them);
+* ``predictions.tsv`` (a header row, then one row of numbers per example);
+* ``train_losses.tsv`` (one ``step<TAB>loss`` row per step, written by Keras examples);
+* named variables of the final checkpoint (``tf.train.load_checkpoint``) or of
+  ``final_weights.npz`` (Keras examples), as the first values plus the L2 norm;
+* a digest of ``model.ckpt-0``, the shared starting point of every comparison.
+
+Usage: python harvest.py MODEL_DIR SPEC_JSON  -> prints one JSON line.
+SPEC_JSON: {"tags": [...], "variables": [...], "values_per_variable": 16}
+"""
+
+from __future__ import absolute_import, division, print_function
+
+import glob
+import hashlib
+import json
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+EVAL_RESULTS = "eval_results.txt"
+PREDICTIONS = "predictions.tsv"
+TRAIN_LOSSES = "train_losses.tsv"
+FINAL_WEIGHTS = "final_weights.npz"
+
+
+def _scalar_of(value):
+    """A summary value as a float: v1 writers fill simple_value, v2 writers a tensor."""
+    if value.HasField("simple_value"):
+        return float(value.simple_value)
+    return float(tf.make_ndarray(value.tensor))
+
+
+def read_scalars(model_dir, tags):
+    """{tag: {step: value}} for the wanted tags in the event files directly in model_dir."""
+    scalars = dict((tag, {}) for tag in tags)
+    for path in sorted(glob.glob(os.path.join(model_dir, "events.out.tfevents.*"))):
+        for event in tf.compat.v1.train.summary_iterator(path):
+            for value in event.summary.value:
+                if value.tag in scalars:
+                    scalars[value.tag][str(int(event.step))] = _scalar_of(value)
+    return scalars
+
+
+def read_key_values(path):
+    """`key = value` lines as {key: float}."""
+    results = {}
+    with open(path) as lines:
+        for line in lines:
+            if " = " in line:
+                key, value = line.strip().split(" = ", 1)
+                results[key] = float(value)
+    return results
+
+
+def read_table(path):
+    """A TSV with a header row: {"columns": [...], "rows": [[float, ...], ...]}."""
+    with open(path) as lines:
+        rows = [line.rstrip("\n").split("\t") for line in lines if line.strip()]
+    return {"columns": rows[0], "rows": [[float(cell) for cell in row] for row in rows[1:]]}
+
+
+def summarise(array, values_per_variable):
+    """First values and L2 norm: small enough for a golden, sensitive to every element."""
+    array = np.asarray(array)
+    flat = array.reshape(-1)
+    summary = {"shape": list(array.shape)}
+    if array.dtype.kind in "iu":
+        summary["values"] = [int(v) for v in flat[:values_per_variable]]
+    else:
+        summary["values"] = [float(v) for v in flat[:values_per_variable]]
+        summary["l2"] = float(np.sqrt(np.sum(np.square(flat.astype(np.float64)))))
+    return summary
+
+
+def read_checkpoint_variables(model_dir, names, values_per_variable):
+    path = tf.train.latest_checkpoint(model_dir)
+    if path is None:
+        return None, {}
+    reader = tf.train.load_checkpoint(path)
+    available = reader.get_variable_to_shape_map()
+    variables = {}
+    for name in names:
+        if name not in available:
+            raise KeyError("variable %r is not in checkpoint %s; it holds %s"
+                           % (name, path, sorted(available)))
+        variables[name] = summarise(reader.get_tensor(name), values_per_variable)
+    return os.path.basename(path), variables
+
+
+def read_npz_variables(path, names, values_per_variable):
+    with np.load(path) as arrays:
+        return dict((name, summarise(arrays[name], values_per_variable)) for name in names)
+
+
+def checkpoint_digest(prefix):
+    """sha256 over (name, dtype, shape, bytes) of every tensor of one checkpoint."""
+    reader = tf.train.load_checkpoint(prefix)
+    digest = hashlib.sha256()
+    for name in sorted(reader.get_variable_to_shape_map()):
+        tensor = np.asarray(reader.get_tensor(name))
+        digest.update(("%s|%s|%s|" % (name, tensor.dtype.str, tensor.shape)).encode("utf-8"))
+        digest.update(np.ascontiguousarray(tensor).tobytes())
+    return digest.hexdigest()
+
+
+def harvest(model_dir, spec):
+    values_per_variable = spec.get("values_per_variable", 16)
+    result = {"tensorflow": tf.__version__,
+              "scalars": read_scalars(model_dir, spec.get("tags", []))}
+    for key, filename, reader in (("eval", EVAL_RESULTS, read_key_values),
+                                  ("predictions", PREDICTIONS, read_table),
+                                  ("train_losses", TRAIN_LOSSES, read_table)):
+        path = os.path.join(model_dir, filename)
+        if os.path.exists(path):
+            result[key] = reader(path)
+    npz = os.path.join(model_dir, FINAL_WEIGHTS)
+    if os.path.exists(npz):
+        result["variables"] = read_npz_variables(npz, spec.get("variables", []), values_per_variable)
+    else:
+        checkpoint, variables = read_checkpoint_variables(
+            model_dir, spec.get("variables", []), values_per_variable)
+        result["final_checkpoint"] = checkpoint
+        result["variables"] = variables
+    ckpt0 = os.path.join(model_dir, "model.ckpt-0")
+    if os.path.exists(ckpt0 + ".index"):
+        result["ckpt0_sha256"] = checkpoint_digest(ckpt0)
+    return result
+
+
+if __name__ == "__main__":
+    print(json.dumps(harvest(sys.argv[1], json.loads(sys.argv[2])), sort_keys=True))
