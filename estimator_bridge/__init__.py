@@ -1,5 +1,31 @@
-"""estimator_bridge: TPUEstimator semantics for unchanged TF1 model_fn/input_fn on TF2 tf.distribute."""
+"""estimator_bridge: TPUEstimator semantics for unchanged TF1 model_fn/input_fn on TF2 tf.distribute.
+
+Change one import (`tf.contrib.tpu` / `tf.compat.v1.estimator.tpu` -> `estimator_bridge`) and
+a TPUEstimator-era program trains and evaluates on current TensorFlow with the numbers the
+original produced. Public names mirror the legacy ones.
+"""
 
 from estimator_bridge import layers
+from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
+from estimator_bridge.controller import NanLossDuringTrainingError
+from estimator_bridge.distribute import configure_logical_cpus
+from estimator_bridge.estimator import Estimator, TPUEstimator
+from estimator_bridge.optimizers import CrossShardOptimizer
+from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "CrossShardOptimizer",
+    "Estimator",
+    "EstimatorSpec",
+    "InputPipelineConfig",
+    "ModeKeys",
+    "NanLossDuringTrainingError",
+    "RunConfig",
+    "TPUConfig",
+    "TPUEstimator",
+    "TPUEstimatorSpec",
+    "configure_logical_cpus",
+    "layers",
+]

@@ -1,0 +1,98 @@
+"""Name-based checkpoints in TF1 layout: `model.ckpt-N.{index,data-*}` plus the `checkpoint` file.
+
+Saving writes every cached variable under its TF1 name (`dense/kernel`, `global_step`,
+`dense/kernel/Adam`, `beta1_power`) with one `SaveV2` op, read in cross-replica context (the
+aggregated value of a sync-on-read variable, the common value of a mirrored one); TF 1.15's
+TPUEstimator reads these files back. Restoring reads tensors by name with
+`tf.train.load_checkpoint` and assigns them in cross-replica context, which updates every
+replica's copy: a v1 `Saver` restoring the primary component of a mirrored variable restores
+replica 0 only and the replicas silently diverge (FEASIBILITY.md section 6).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import tensorflow as tf
+
+CHECKPOINT_BASENAME = "model.ckpt"
+
+
+def latest_checkpoint(model_dir) -> str | None:
+    """Prefix of the newest checkpoint listed in model_dir's `checkpoint` file, or None."""
+    if not model_dir or not tf.io.gfile.exists(model_dir):
+        return None
+    return tf.train.latest_checkpoint(model_dir)
+
+
+def checkpoint_step(prefix: str) -> int:
+    """The global step stored in a checkpoint."""
+    return int(tf.train.load_checkpoint(prefix).get_tensor("global_step"))
+
+
+def restore(variables: dict, prefix: str, strategy) -> None:
+    """Assigns each variable the checkpoint tensor of the same TF1 name.
+
+    Raises:
+      ValueError: a variable of the model is missing from the checkpoint (the message names it,
+        lists what the checkpoint holds nearby, and says how variable names arise).
+    """
+    reader = tf.train.load_checkpoint(prefix)
+    stored = reader.get_variable_to_shape_map()
+    missing = [name for name in variables if name not in stored]
+    if missing:
+        raise ValueError(
+            f"checkpoint {prefix} has no tensor for the model variable(s) {missing}; it holds "
+            f"{sorted(stored)[:20]}. Variable names come from tf.compat.v1.variable_scope and "
+            "layer names: build the model exactly as the program that wrote the checkpoint, or "
+            "start from an empty model_dir.")
+    with strategy.scope():
+        for name, variable in variables.items():
+            value = reader.get_tensor(name)
+            if tuple(value.shape) != tuple(variable.shape):
+                raise ValueError(
+                    f"checkpoint {prefix} stores {name!r} with shape {tuple(value.shape)}, the "
+                    f"model's variable has shape {tuple(variable.shape)}. The model changed "
+                    "since the checkpoint was written: use a new model_dir.")
+            variable.assign(tf.cast(value, variable.dtype))
+
+
+class CheckpointWriter:
+    """Writes `model.ckpt-<step>` into model_dir and keeps the newest `keep_checkpoint_max`.
+
+    Args:
+      model_dir: the directory (created if missing).
+      keep_checkpoint_max: how many checkpoints to keep; None or 0 keeps all (TF1 Saver).
+    """
+
+    def __init__(self, model_dir: str, keep_checkpoint_max: int | None):
+        self._model_dir = model_dir
+        self._keep = keep_checkpoint_max
+        tf.io.gfile.makedirs(model_dir)
+
+    def _listed_prefixes(self) -> list:
+        state = tf.train.get_checkpoint_state(self._model_dir)
+        if state is None:
+            return []
+        return [p if os.path.isabs(p) else os.path.join(self._model_dir, p)
+                for p in state.all_model_checkpoint_paths]
+
+    def save(self, variables: dict, step: int, strategy) -> str:
+        """Writes the checkpoint for `step`, updates `checkpoint`, deletes the oldest extras."""
+        prefix = os.path.join(self._model_dir, f"{CHECKPOINT_BASENAME}-{int(step)}")
+        names = list(variables)
+        with strategy.scope():
+            tensors = [tf.convert_to_tensor(variables[name].read_value()) for name in names]
+        with tf.device("/cpu:0"):
+            tf.raw_ops.SaveV2(prefix=prefix, tensor_names=names,
+                              shape_and_slices=[""] * len(names), tensors=tensors)
+        kept = [p for p in self._listed_prefixes() if p != prefix] + [prefix]
+        if self._keep:
+            for old in kept[:-self._keep]:
+                for path in glob.glob(glob.escape(old) + ".*"):
+                    tf.io.gfile.remove(path)
+            kept = kept[-self._keep:]
+        tf.compat.v1.train.update_checkpoint_state(
+            self._model_dir, prefix, all_model_checkpoint_paths=kept)
+        return prefix

@@ -1,0 +1,182 @@
+"""The outer training loop in Python: loop sizes, stop rules, checkpoints, summaries, logging.
+
+Everything TF1 did in hooks between `Session.run` calls happens here between traced loops, in
+the order TF1's hooks did it: a checkpoint at the starting step (CheckpointSaverHook), loops of
+at most `iterations_per_loop` steps cut at checkpoint boundaries (TF1's CPU path saved exactly
+every `save_checkpoints_steps`: measured), the `loss` summary at the first step and every
+`save_summary_steps` after it, NaN checked on every step's loss (NanTensorHook: no final
+checkpoint), one log line per loop in Orbit's format, and a final checkpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import time
+
+import numpy as np
+import tensorflow as tf
+
+from estimator_bridge.summaries import EveryNSteps
+
+logger = logging.getLogger("estimator_bridge")
+
+NanLossDuringTrainingError = tf.compat.v1.train.NanLossDuringTrainingError
+
+
+@dataclasses.dataclass
+class TrainPlan:
+    """What one train() call must do.
+
+    Attributes:
+      start_step: the global step restored at the start.
+      last_step: stop when the global step reaches it (None: until the data ends).
+      steps_per_loop: iterations_per_loop.
+      data_steps: global batches available (None infinite, -1 unknown).
+      save_checkpoints_steps / save_checkpoints_secs: checkpoint cadence.
+      save_summary_steps: `loss` summary cadence.
+      global_batch_size: for `examples/sec` (None: not written).
+    """
+
+    start_step: int
+    last_step: int | None
+    steps_per_loop: int
+    data_steps: int | None
+    save_checkpoints_steps: int | None
+    save_checkpoints_secs: float | None
+    save_summary_steps: int | None
+    global_batch_size: int | None
+
+
+@dataclasses.dataclass
+class TrainResult:
+    final_step: int
+    final_loss: float | None
+    loops: int
+
+
+def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int) -> int:
+    size = plan.steps_per_loop
+    if plan.last_step is not None:
+        size = min(size, plan.last_step - step)
+    if data_left == -1:
+        size = min(size, 1)
+    elif data_left is not None:
+        size = min(size, data_left)
+    if plan.save_checkpoints_steps:
+        size = min(size, last_checkpoint_step + plan.save_checkpoints_steps - step)
+    return size
+
+
+def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
+                 hooks_end=None) -> TrainResult:
+    """Runs loops until the plan is done.
+
+    Args:
+      plan: the TrainPlan.
+      run_loop: `run_loop(num_steps) -> losses` (one traced call).
+      read_step: `() -> int`, the global step now.
+      save_checkpoint: `(step) -> None`.
+      summary_writer: a `summaries.ScalarWriter`.
+
+    Raises:
+      NanLossDuringTrainingError: a step's loss was NaN (no final checkpoint is written).
+      RuntimeError: a loop ran but the global step did not move (train_op does not increment it).
+    """
+    step = plan.start_step
+    save_checkpoint(step)
+    last_checkpoint_step, last_checkpoint_time = step, time.monotonic()
+    summary_timer = EveryNSteps(plan.save_summary_steps)
+    data_left = plan.data_steps
+    final_loss, loops = None, 0
+    while True:
+        size = _loop_size(plan, step, data_left, last_checkpoint_step)
+        if size <= 0:
+            break
+        started = time.monotonic()
+        try:
+            losses = run_loop(size)
+        except tf.errors.OutOfRangeError:
+            if data_left != -1:
+                raise
+            break
+        elapsed = time.monotonic() - started
+        loops += 1
+        new_step = read_step()
+        if data_left is not None and data_left != -1:
+            data_left -= size
+        _check_nan(losses, step)
+        _write_loss_summaries(summary_writer, summary_timer, losses, step)
+        steps_per_sec = (new_step - step) / elapsed if elapsed > 0 else float("inf")
+        rates = {"global_step/sec": steps_per_sec}
+        if plan.global_batch_size:
+            rates["examples/sec"] = steps_per_sec * plan.global_batch_size
+        summary_writer.scalars(new_step, rates)
+        final_loss = float(losses[-1])
+        logger.info("train | step: %d | steps/sec: %.1f | loss: %.7g", new_step, steps_per_sec,
+                    final_loss)
+        if new_step == step:
+            raise RuntimeError(
+                f"a loop of {size} step(s) ran but global_step stayed at {step}: the train_op "
+                "returned by model_fn does not increment the global step, so training would "
+                "never stop. Pass global_step to minimize: optimizer.minimize(loss, "
+                "tf.compat.v1.train.get_global_step()).")
+        step = new_step
+        due_by_steps = (plan.save_checkpoints_steps
+                        and step >= last_checkpoint_step + plan.save_checkpoints_steps)
+        due_by_secs = (plan.save_checkpoints_secs is not None
+                       and time.monotonic() - last_checkpoint_time >= plan.save_checkpoints_secs)
+        if due_by_steps or due_by_secs:
+            save_checkpoint(step)
+            last_checkpoint_step, last_checkpoint_time = step, time.monotonic()
+        if data_left == 0:
+            break
+    if last_checkpoint_step != step:
+        save_checkpoint(step)
+    summary_writer.flush()
+    if final_loss is not None:
+        logger.info("Loss for final step: %s.", final_loss)
+    return TrainResult(step, final_loss, loops)
+
+
+def _check_nan(losses, step_before):
+    if np.isnan(losses).any():
+        first = int(np.argmax(np.isnan(losses)))
+        logger.error("Model diverged with loss = NaN at step %d.", step_before + first + 1)
+        raise NanLossDuringTrainingError
+
+
+def _write_loss_summaries(summary_writer, timer, losses, step_before):
+    for offset, loss in enumerate(losses):
+        step = step_before + offset + 1
+        if timer.should_fire(step):
+            summary_writer.scalars(step, {"loss": loss})
+            timer.fired(step)
+
+
+def run_evaluation(*, run_loop, num_steps, data_steps):
+    """Runs eval loops; returns (loss mean, steps run). num_steps None = until the data ends.
+
+    The loss is the unweighted float32 mean of the per-step losses (TF1 added
+    `tf.metrics.mean(loss)`).
+    """
+    if num_steps is None and data_steps is None:
+        raise ValueError("evaluate(steps=None) on an infinite input_fn (it uses .repeat()) "
+                         "would never end: pass steps=, e.g. num_examples // eval_batch_size.")
+    target = num_steps
+    if data_steps is not None and data_steps != -1:
+        target = data_steps if target is None else min(target, data_steps)
+    total, done = np.float32(0.0), 0
+    if data_steps == -1:
+        while target is None or done < target:
+            try:
+                total = np.float32(total + run_loop(1))
+            except tf.errors.OutOfRangeError:
+                break
+            done += 1
+    elif target:
+        total = np.float32(run_loop(target))
+        done = target
+    mean = np.float32(total / np.float32(done)) if done else np.float32(math.nan)
+    return mean, done

@@ -1,0 +1,391 @@
+"""TPUEstimator and Estimator: the legacy facades, wiring inputs, build, loops and checkpoints.
+
+No loop code lives here: `train()` reads as make the input, build the variables, restore,
+run the controller; `evaluate()` as make the input, build, restore, run the eval loop, report.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import tempfile
+
+import numpy as np
+import tensorflow as tf
+
+from estimator_bridge import build, calling, checkpoints, controller, distribute, inputs, loops
+from estimator_bridge.config import RunConfig, parse_iterations_per_loop
+from estimator_bridge.model import ModelFunction
+from estimator_bridge.spec import ModeKeys
+from estimator_bridge.summaries import ScalarWriter
+from estimator_bridge.variables import VariableCache
+
+logger = logging.getLogger("estimator_bridge")
+
+_RESERVED_PARAMS_KEYS = ["batch_size", "context"]
+
+
+def _check_steps(steps, max_steps):
+    if steps is not None and max_steps is not None:
+        raise ValueError(f"Can not provide both steps and max_steps. Got steps={steps}, "
+                         f"max_steps={max_steps}: pass one of them.")
+    if steps is not None and steps <= 0:
+        raise ValueError(f"Must specify steps > 0, given: {steps}")
+    if max_steps is not None and max_steps <= 0:
+        raise ValueError(f"Must specify max_steps > 0, given: {max_steps}")
+
+
+def _check_no_hooks(hooks, where):
+    hooks = list(hooks or ())
+    if hooks:
+        names = ", ".join(type(hook).__name__ for hook in hooks)
+        raise NotImplementedError(
+            f"{where} got SessionRunHook(s) {names}: the bridge runs iterations_per_loop steps "
+            "per traced call and has no Session for before_run/after_run. Read the loss from "
+            "the `loss` summaries in model_dir (save_summary_steps) or use host_call; remove "
+            "the hooks to run.")
+
+
+class _EstimatorBase:
+    """Shared train/evaluate flow; subclasses decide params, batch sizes and the deployment."""
+
+    _require_params = False
+
+    def __init__(self, model_fn, model_dir, config, params, *, use_tpu):
+        if config is None:
+            config = RunConfig()
+        if model_dir is not None and config.model_dir is not None and \
+                os.path.normpath(str(model_dir)) != os.path.normpath(config.model_dir):
+            raise ValueError(
+                "`model_dir` are set both in constructor and `RunConfig`, but with different "
+                f"values. In constructor: '{model_dir}', in `RunConfig`: '{config.model_dir}'. "
+                "Set it in one place only.")
+        model_dir = str(model_dir) if model_dir is not None else config.model_dir
+        if model_dir is None:
+            model_dir = tempfile.mkdtemp()
+            logger.warning("Using temporary folder as model directory: %s", model_dir)
+        self._config = config.replace(model_dir=model_dir) if config.model_dir != model_dir else config
+        self._model_dir = model_dir
+        self._params = copy.deepcopy(params or {})
+        self._model_fn = model_fn
+        self._use_tpu = use_tpu
+        self._deployment = None
+        self._cache = None
+        self._host_cache = None
+        self._built_modes = set()
+        self._loops = {}
+
+    # ---- public properties ---------------------------------------------------------------
+    model_dir = property(lambda self: self._model_dir)
+    config = property(lambda self: copy.copy(self._config))
+    params = property(lambda self: copy.deepcopy(self._params))
+    model_fn = property(lambda self: self._model_fn)
+
+    def latest_checkpoint(self):
+        """The newest checkpoint prefix in model_dir, or None."""
+        return checkpoints.latest_checkpoint(self._model_dir)
+
+    def get_variable_names(self):
+        """Names of the variables in the latest checkpoint."""
+        return sorted(tf.train.load_checkpoint(self._latest_or_raise()).get_variable_to_shape_map())
+
+    def get_variable_value(self, name):
+        """A variable's value in the latest checkpoint (numpy)."""
+        return tf.train.load_checkpoint(self._latest_or_raise()).get_tensor(name)
+
+    def _latest_or_raise(self):
+        latest = self.latest_checkpoint()
+        if latest is None:
+            raise ValueError(f"Could not find trained model in model_dir: {self._model_dir}.")
+        return latest
+
+    # ---- subclass decisions --------------------------------------------------------------
+    def _model_params_use_tpu(self):
+        raise NotImplementedError
+
+    def _global_batch_size(self, mode):
+        raise NotImplementedError
+
+    def _choose_deployment(self):
+        raise NotImplementedError
+
+    # ---- wiring --------------------------------------------------------------------------
+    def _ensure_deployment(self):
+        if self._deployment is None:
+            self._deployment = self._choose_deployment()
+            logger.info("estimator_bridge runs on %s", self._deployment.description)
+            self._host_cache = VariableCache(strategy=None)
+            self._cache = VariableCache(self._deployment.strategy, local_cache=self._host_cache)
+        return self._deployment
+
+    def _model_function(self):
+        return ModelFunction(self._model_fn, params=self._params, config=self._config,
+                             use_tpu=self._model_params_use_tpu())
+
+    def _make_input(self, input_fn, mode):
+        return inputs.make_input(input_fn, mode=mode, params=self._params, config=self._config,
+                                 deployment=self._deployment,
+                                 global_batch_size=self._global_batch_size(mode),
+                                 require_params=self._require_params)
+
+    def _build(self, mode, data):
+        if self._config.tf_random_seed is not None and not self._built_modes:
+            tf.random.set_seed(self._config.tf_random_seed)
+        build.build_variables(cache=self._cache, model_function=self._model_function(),
+                              mode=mode, element_spec=data.element_spec,
+                              has_labels=data.has_labels,
+                              batch_size=data.per_replica_batch_size)
+        self._built_modes.add(mode)
+
+    def _model_variables(self):
+        return self._cache.variables
+
+    def _restore(self, prefix):
+        if prefix is None:
+            return
+        checkpoints.restore(self._model_variables(), prefix, self._deployment.strategy)
+
+    def _global_step(self):
+        return int(self._cache["global_step"].numpy())
+
+    def _loop(self, mode, data, factory):
+        key = (mode, data.per_replica_batch_size, data.has_labels)
+        if key not in self._loops:
+            self._loops[key] = factory()
+        return self._loops[key]
+
+    # ---- train ---------------------------------------------------------------------------
+    def train(self, input_fn, hooks=None, steps=None, max_steps=None, saving_listeners=None):
+        """Trains on input_fn's batches: `steps` more steps, up to `max_steps`, or to the data end.
+
+        Resumes from the latest checkpoint in model_dir (a model_dir holding only a TF1
+        `model.ckpt-0` starts at step 0 with its weights). Writes `model.ckpt-N` at the start,
+        every save_checkpoints_steps/secs and at the end, `loss` summaries every
+        save_summary_steps, and one log line per loop.
+
+        Raises:
+          ValueError: both steps and max_steps, or non-positive values.
+          NanLossDuringTrainingError: a NaN loss (no final checkpoint).
+        """
+        _check_steps(steps, max_steps)
+        _check_no_hooks(hooks, "train(hooks=...)")
+        if saving_listeners:
+            raise NotImplementedError("train(saving_listeners=...) is not supported by the "
+                                      "bridge; remove them.")
+        latest = self.latest_checkpoint()
+        if max_steps is not None and latest is not None:
+            restored_step = checkpoints.checkpoint_step(latest)
+            if restored_step >= max_steps:
+                logger.info("Skipping training since max_steps has already saved.")
+                return self
+        deployment = self._ensure_deployment()
+        data = self._make_input(input_fn, ModeKeys.TRAIN)
+        self._build(ModeKeys.TRAIN, data)
+        self._restore(latest)
+        start_step = self._global_step()
+        last_step = max_steps if max_steps is not None else (
+            start_step + steps if steps is not None else None)
+        summary_writer = ScalarWriter(self._model_dir)
+        train_loop = self._loop(ModeKeys.TRAIN, data, lambda: loops.TrainLoop(
+            deployment=deployment, cache=self._cache, model_function=self._model_function(),
+            per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
+            summary_writer=summary_writer.writer))
+        train_loop._summary_writer = summary_writer.writer
+        iterator = iter(data.dataset)
+        writer = checkpoints.CheckpointWriter(self._model_dir, self._config.keep_checkpoint_max)
+        global_batch = self._global_batch_size(ModeKeys.TRAIN)
+        plan = controller.TrainPlan(
+            start_step=start_step, last_step=last_step,
+            steps_per_loop=self._steps_per_loop(),
+            data_steps=data.steps_available,
+            save_checkpoints_steps=self._config.save_checkpoints_steps,
+            save_checkpoints_secs=self._config.save_checkpoints_secs,
+            save_summary_steps=self._config.save_summary_steps,
+            global_batch_size=global_batch if isinstance(global_batch, int) else None)
+        global_step = self._cache["global_step"]
+        tf.summary.experimental.set_step(global_step)
+        try:
+            controller.run_training(
+                plan,
+                run_loop=lambda num_steps: self._run_train_loop(train_loop, iterator, num_steps),
+                read_step=self._global_step,
+                save_checkpoint=lambda step: writer.save(self._model_variables(), step,
+                                                         deployment.strategy),
+                summary_writer=summary_writer)
+        finally:
+            tf.summary.experimental.set_step(None)
+            summary_writer.close()
+        return self
+
+    def _run_train_loop(self, train_loop, iterator, num_steps):
+        losses = train_loop(iterator, num_steps)
+        _check_no_hooks(train_loop.hooks, "TPUEstimatorSpec.training_hooks")
+        return losses
+
+    def _steps_per_loop(self):
+        parsed = parse_iterations_per_loop(self._config.tpu_config.iterations_per_loop)
+        # A time-based iterations_per_loop ('30s') runs adaptively on TPU; the bridge runs
+        # loops of 100 steps, a cadence of the same order on CPU/GPU.
+        return parsed.value if parsed.unit == "count" else 100
+
+    # ---- evaluate ------------------------------------------------------------------------
+    def _check_evaluate(self, steps):
+        if steps is not None and steps <= 0:
+            raise ValueError(f"Must specify steps > 0, given: {steps}")
+
+    def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None, name=None):
+        """Evaluates the latest checkpoint (or `checkpoint_path`) on input_fn's batches.
+
+        Returns:
+          dict of the metrics, `loss` (the unweighted float32 mean of the per-step losses) and
+          `global_step` (the restored step), as numpy scalars.
+        """
+        self._check_evaluate(steps)
+        _check_no_hooks(hooks, "evaluate(hooks=...)")
+        deployment = self._ensure_deployment()
+        data = self._make_input(input_fn, ModeKeys.EVAL)
+        self._build(ModeKeys.EVAL, data)
+        prefix = checkpoint_path or self.latest_checkpoint()
+        if prefix is None:
+            logger.info("Could not find trained model in model_dir: %s, running initialization "
+                        "to evaluate.", self._model_dir)
+        self._restore(prefix)
+        eval_loop = self._loop(ModeKeys.EVAL, data, lambda: loops.EvalLoop(
+            deployment=deployment, cache=self._cache, host_cache=self._host_cache,
+            model_function=self._model_function(),
+            per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels))
+        self._host_cache.reset_to_initial_values()
+        iterator = iter(data.dataset)
+        loss, _ = controller.run_evaluation(
+            run_loop=lambda num_steps: eval_loop(iterator, num_steps), num_steps=steps,
+            data_steps=data.steps_available)
+        _check_no_hooks(eval_loop.hooks, "TPUEstimatorSpec.evaluation_hooks")
+        results = {key: np.asarray(value)[()] for key, value in eval_loop.final_values().items()}
+        results["loss"] = np.float32(loss)
+        results["global_step"] = np.int64(self._global_step())
+        eval_dir = os.path.join(self._model_dir, "eval" if not name else f"eval_{name}")
+        writer = ScalarWriter(eval_dir)
+        writer.scalars(int(results["global_step"]),
+                       {k: v for k, v in results.items() if k != "global_step"
+                        and np.ndim(v) == 0})
+        writer.close()
+        return results
+
+
+class TPUEstimator(_EstimatorBase):
+    """`tf.contrib.tpu.TPUEstimator` / `tf.compat.v1.estimator.tpu.TPUEstimator` on tf.distribute.
+
+    Same constructor and methods. `use_tpu=False` runs TPUEstimator's CPU path on one device
+    (params['batch_size'] = the global batch, params['use_tpu'] = False). `use_tpu=True` runs
+    R replicas with TPU semantics (see `estimator_bridge.distribute` for how R is chosen):
+    params['batch_size'] = G/R per replica, static input shapes required, eval_metrics tensors
+    concatenated across replicas, evaluate(steps=...) required.
+
+    Raises (constructor, in TF 1.15's order): ValueError for a missing/plain RunConfig,
+    reserved params keys, invalid batch sizes (use_tpu=True), model_fn without `features` or
+    `params`, model_dir conflicts.
+    """
+
+    _require_params = True
+
+    def __init__(self, model_fn=None, model_dir=None, config=None, params=None, use_tpu=True,
+                 train_batch_size=None, eval_batch_size=None, predict_batch_size=None,
+                 batch_axis=None, eval_on_tpu=True, export_to_tpu=True, export_to_cpu=True,
+                 warm_start_from=None, embedding_config_spec=None,
+                 export_saved_model_api_version=1):
+        if config is None or not isinstance(config, RunConfig):
+            raise ValueError(
+                "`config` must be provided with type `tpu_config.RunConfig`; got "
+                f"{type(config).__name__}. Pass config=estimator_bridge.RunConfig(...).")
+        if params is not None and any(key in params for key in _RESERVED_PARAMS_KEYS):
+            raise ValueError(f"{_RESERVED_PARAMS_KEYS} are reserved keys but existed in params "
+                             f"{params}. Rename those keys: TPUEstimator sets them.")
+        if use_tpu:
+            if train_batch_size is None:
+                raise ValueError("`train_batch_size` cannot be `None`; pass the global training "
+                                 "batch size, e.g. train_batch_size=1024.")
+            for field, value in (("train_batch_size", train_batch_size),
+                                 ("eval_batch_size", eval_batch_size),
+                                 ("predict_batch_size", predict_batch_size)):
+                if value is None:
+                    continue
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise TypeError(f"{field} must be int, got {type(value)}")
+                if value <= 0:
+                    raise ValueError(f"{field} must be positive, got {value}")
+        if model_fn is None:
+            raise ValueError("model_fn must be provided to TPUEstimator.")
+        calling.verify_model_fn_args(model_fn, params, require_params=True)
+        if export_saved_model_api_version not in (1, 2):
+            raise ValueError("export_saved_model_api_version should be 1 or 2; got "
+                             f"{export_saved_model_api_version!r}.")
+        if warm_start_from is not None:
+            raise NotImplementedError("TPUEstimator(warm_start_from=...) is not supported by the "
+                                      "bridge yet; start from a model_dir holding the checkpoint.")
+        super().__init__(model_fn, model_dir, config, params, use_tpu=use_tpu)
+        self._train_batch_size = train_batch_size
+        self._eval_batch_size = eval_batch_size
+        self._predict_batch_size = predict_batch_size
+        self._eval_on_tpu = eval_on_tpu
+
+    def _model_params_use_tpu(self):
+        return bool(self._use_tpu)
+
+    def _global_batch_size(self, mode):
+        return {ModeKeys.TRAIN: self._train_batch_size, ModeKeys.EVAL: self._eval_batch_size,
+                ModeKeys.PREDICT: self._predict_batch_size}[mode]
+
+    def _choose_deployment(self):
+        return distribute.choose_deployment(self._config, use_tpu=self._use_tpu)
+
+    def _check_evaluate(self, steps):
+        super()._check_evaluate(steps)
+        if self._use_tpu:
+            if steps is None:
+                raise ValueError("Evaluate `steps` must be set on TPU. Cannot be `None`. Pass "
+                                 "steps=num_eval_examples // eval_batch_size.")
+            if self._eval_batch_size is None:
+                raise ValueError("eval_batch_size in TPUEstimator constructor cannot be `None` "
+                                 "if .evaluate is running on TPU. Pass eval_batch_size=... .")
+
+
+class Estimator(_EstimatorBase):
+    """`tf.estimator.Estimator` (TF1) on one device or on `RunConfig(train_distribute=...)`.
+
+    model_fn may take (features, labels, mode, params, config); params are passed unchanged
+    (no batch_size). input_fn may take no arguments.
+    """
+
+    def __init__(self, model_fn, model_dir=None, config=None, params=None, warm_start_from=None):
+        if config is not None and not isinstance(config, RunConfig):
+            raise ValueError(f"config must be an estimator_bridge.RunConfig, got "
+                             f"{type(config).__name__}.")
+        calling.verify_model_fn_args(model_fn, params, require_params=False)
+        if warm_start_from is not None:
+            raise NotImplementedError("Estimator(warm_start_from=...) is not supported by the "
+                                      "bridge yet; start from a model_dir holding the checkpoint.")
+        super().__init__(model_fn, model_dir, config, params, use_tpu=False)
+
+    def _model_params_use_tpu(self):
+        return None
+
+    def _global_batch_size(self, mode):
+        return None
+
+    def _choose_deployment(self):
+        return distribute.choose_deployment(self._config, use_tpu=False)
+
+    def _model_function(self):
+        return _PlainModelFunction(self._model_fn, params=self._params, config=self._config,
+                                   use_tpu=False)
+
+
+class _PlainModelFunction(ModelFunction):
+    """Estimator's model_fn call: params as given, no batch_size/use_tpu injected."""
+
+    def __call__(self, features, labels, mode, *, batch_size):
+        from estimator_bridge.model import _normalise
+        spec = calling.call_model_fn(self._model_fn, features=features, labels=labels, mode=mode,
+                                     params=dict(self._params), config=self._config)
+        return _normalise(spec, mode, self._model_fn)

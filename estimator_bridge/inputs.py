@@ -1,0 +1,130 @@
+"""input_fn -> a distributed dataset of (features, labels) batches, with TPUEstimator's batch sizes.
+
+`params['batch_size']` follows TPUESTIMATOR_SEMANTICS.md section 2: the global batch G on the
+CPU path; with R emulated TPU cores and PER_HOST_V1 (the default), input_fn builds G and each
+replica's model_fn sees a contiguous slice of G/R rows; with PER_HOST_V2 input_fn builds G/R and
+replica k gets the k-th consecutive batch. input_fn may return a Dataset (elements `features` or
+`(features, labels)`), a `(features, labels)` tuple of tensors, or features alone; tensors are
+repeated as one constant batch (they are evaluated once, eagerly: a random op in input_fn is
+not re-drawn every step as it was in a TF1 session).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import tensorflow as tf
+
+from estimator_bridge import calling
+from estimator_bridge.config import InputPipelineConfig
+
+
+@dataclasses.dataclass
+class DistributedInput:
+    """What the loops consume.
+
+    Attributes:
+      dataset: the distributed dataset; each element is `(features, labels)` per replica
+        (labels None when input_fn gives none).
+      has_labels: whether input_fn returned labels.
+      steps_available: global steps before the data ends; None for an infinite dataset; -1 when
+        unknown (the loops then run one step per call and stop at OutOfRange).
+      per_replica_batch_size: the batch size model_fn sees (None when unknown).
+      element_spec: `(features, labels)` spec of one batch as input_fn built it.
+    """
+
+    dataset: object
+    has_labels: bool
+    steps_available: int | None
+    per_replica_batch_size: int | None
+    element_spec: object = None
+
+
+UNKNOWN_STEPS = -1
+
+
+def batch_sizes(*, global_batch_size, num_replicas, tpu_semantics, deployment_mode):
+    """(batch size for input_fn, batch size for model_fn), as TPUEstimator computed them."""
+    if global_batch_size is None:
+        return None, None
+    if not tpu_semantics:
+        return global_batch_size, global_batch_size
+    if global_batch_size % num_replicas:
+        raise ValueError(
+            f"train batch size {global_batch_size} must be divisible by number of replicas "
+            f"{num_replicas}: the global batch is split evenly across the TPU cores. Use a "
+            f"batch size that is a multiple of {num_replicas} (e.g. "
+            f"{(global_batch_size // num_replicas + 1) * num_replicas}) or change num_shards.")
+    per_replica = global_batch_size // num_replicas
+    if deployment_mode == InputPipelineConfig.PER_HOST_V2:
+        return per_replica, per_replica
+    return global_batch_size, per_replica
+
+
+def _as_dataset(result, input_fn):
+    if isinstance(result, tf.data.Dataset):
+        return result
+    if isinstance(result, tuple) and len(result) == 2:
+        return tf.data.Dataset.from_tensors(result).repeat()
+    if isinstance(result, tuple):
+        raise ValueError(
+            f"input_fn ({getattr(input_fn, '__name__', input_fn)}) returned a tuple of "
+            f"{len(result)} elements; return a Dataset, a (features, labels) pair or features.")
+    return tf.data.Dataset.from_tensors(result).repeat()
+
+
+def _split_element(dataset):
+    """Normalises elements to (features, labels) and says whether labels exist."""
+    spec = dataset.element_spec
+    if isinstance(spec, tuple) and len(spec) == 2:
+        return dataset, True
+    return dataset.map(lambda *element: (element[0] if len(element) == 1 else element, ())), False
+
+
+def _check_static_shapes(dataset, input_fn):
+    for spec in tf.nest.flatten(dataset.element_spec):
+        if not spec.shape.is_fully_defined():
+            raise ValueError(
+                "The features to the model returned by input_fn must have static shape. Tensor: "
+                f"{spec} (from {getattr(input_fn, '__name__', input_fn)}). TPU cores need "
+                "fully defined shapes: batch with drop_remainder=True, e.g. "
+                "dataset.batch(params['batch_size'], drop_remainder=True).")
+
+
+def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
+               require_params=True) -> DistributedInput:
+    """Calls input_fn (eagerly, on the CPU) and distributes its batches over the replicas."""
+    tpu_config = config.tpu_config
+    deployment_mode = tpu_config.input_deployment
+    num_replicas = deployment.num_replicas
+    if num_replicas > 1 and deployment_mode in (InputPipelineConfig.PER_SHARD_V1,
+                                                InputPipelineConfig.BROADCAST):
+        raise ValueError(
+            f"TPUConfig(per_host_input_for_training={tpu_config.per_host_input_for_training!r}) "
+            "is not supported by the bridge on several replicas; use True (PER_HOST_V1) or "
+            "InputPipelineConfig.PER_HOST_V2.")
+    input_batch, model_batch = batch_sizes(
+        global_batch_size=global_batch_size, num_replicas=num_replicas,
+        tpu_semantics=deployment.tpu_semantics, deployment_mode=deployment_mode)
+    input_params = dict(params)
+    if input_batch is not None:
+        input_params["batch_size"] = input_batch
+    with tf.device("/cpu:0"):
+        result = calling.call_input_fn(input_fn, mode=mode, params=input_params, config=config,
+                                       require_params=require_params)
+        dataset, has_labels = _split_element(_as_dataset(result, input_fn))
+    if deployment.tpu_semantics:
+        _check_static_shapes(dataset, input_fn)
+    cardinality = int(dataset.cardinality())
+    strategy = deployment.strategy
+    if deployment_mode == InputPipelineConfig.PER_HOST_V2 and num_replicas > 1:
+        distributed = strategy.distribute_datasets_from_function(lambda context: dataset)
+        steps = cardinality // num_replicas if cardinality >= 0 else cardinality
+    else:
+        distributed = strategy.experimental_distribute_dataset(dataset)
+        steps = cardinality
+    if steps == tf.data.INFINITE_CARDINALITY:
+        steps = None
+    elif steps < 0:
+        steps = UNKNOWN_STEPS
+    return DistributedInput(distributed, has_labels, steps, model_batch, dataset.element_spec)

@@ -1,0 +1,206 @@
+"""The traced inner loops: `num_steps` train or eval steps in one tf.function call.
+
+As in Orbit, the inner loop is traced and the outer loop is Python: one `tf.function`
+(autograph off: TF1 model_fns are graph code) runs a `tf.while_loop` whose trip count is a
+tensor argument, so asking for 10 or 3 steps never retraces. Each step runs
+`strategy.run(model_fn)` on every replica. The train loop returns the per-step losses as a
+vector (the controller writes TF1's `loss` summaries from it and checks every step for NaN).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from estimator_bridge import metrics as metrics_lib
+from estimator_bridge.spec import ModeKeys
+
+_MEAN = tf.distribute.ReduceOp.MEAN
+
+
+def _labels_or_none(labels, has_labels):
+    return labels if has_labels else None
+
+
+class TrainLoop:
+    """`loop(iterator, num_steps) -> float32 losses[num_steps]`, one trace for all calls.
+
+    Args:
+      deployment: the `distribute.Deployment`.
+      cache: the model's `VariableCache`.
+      model_function: a `model.ModelFunction`.
+      per_replica_batch_size: params['batch_size'] for model_fn.
+      has_labels: whether the input has labels.
+      summary_writer: a tf.summary writer made default around host_call fns (or None).
+    """
+
+    def __init__(self, *, deployment, cache, model_function, per_replica_batch_size,
+                 has_labels, summary_writer=None):
+        self._deployment = deployment
+        self._cache = cache
+        self._model_function = model_function
+        self._batch_size = per_replica_batch_size
+        self._has_labels = has_labels
+        self._summary_writer = summary_writer
+        self._host_call_fn = None
+        self.hooks = ()
+        self.trace_count = 0
+        self._function = tf.function(self._loop, autograph=False)
+
+    def __call__(self, iterator, num_steps: int) -> np.ndarray:
+        with self._deployment.strategy.scope(), self._cache.scope():
+            losses = self._function(iterator, tf.constant(num_steps, tf.int32))
+        return losses.numpy()
+
+    def _replica_step(self, features, labels):
+        with self._cache.scope():
+            outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
+                                           ModeKeys.TRAIN, batch_size=self._batch_size)
+            self.hooks = outputs.hooks
+            with tf.control_dependencies([outputs.train_op]):
+                loss = tf.identity(tf.cast(outputs.loss, tf.float32))
+            host_tensors = ()
+            self._host_call_fn = None
+            if outputs.host_call is not None:
+                self._host_call_fn, host_tensors = outputs.host_call
+                with tf.control_dependencies([outputs.train_op]):
+                    host_tensors = tf.nest.map_structure(tf.identity, host_tensors)
+        return loss, host_tensors
+
+    def _loop(self, iterator, num_steps):
+        self.trace_count += 1
+        strategy = self._deployment.strategy
+        self._cache.begin_trace()
+        tf.compat.v1.train.get_or_create_global_step()
+
+        def body(step_index, losses):
+            features, labels = iterator.get_next()
+            replica_loss, host_tensors = strategy.run(self._replica_step, args=(features, labels))
+            loss = strategy.reduce(_MEAN, replica_loss, axis=None)
+            if self._host_call_fn is not None:
+                gathered = metrics_lib.gather_replicas(
+                    strategy, host_tensors, tpu_semantics=self._deployment.tpu_semantics,
+                    name="host_call")
+                with tf.control_dependencies([loss]):
+                    host_ops = self._run_host_call(gathered)
+                with tf.control_dependencies(tf.nest.flatten(host_ops)):
+                    loss = tf.identity(loss)
+            return step_index + 1, losses.write(step_index, loss)
+
+        losses = tf.TensorArray(tf.float32, size=num_steps)
+        _, losses = tf.while_loop(lambda index, _: index < num_steps, body,
+                                  (tf.constant(0), losses))
+        return losses.stack()
+
+    def _run_host_call(self, gathered):
+        if self._summary_writer is None:
+            result = metrics_lib.call_with_tensors(self._host_call_fn, gathered)
+        else:
+            with self._summary_writer.as_default(), tf.summary.record_if(True):
+                result = metrics_lib.call_with_tensors(self._host_call_fn, gathered)
+        return [op for op in tf.nest.flatten(result) if op is not None]
+
+
+class EvalLoop:
+    """`loop(iterator, num_steps) -> (loss_sum float32, steps)`; metric updates on the host.
+
+    Runs outside `strategy.scope()`: v1 metrics need a replica context and fail under a
+    cross-replica scope (FEASIBILITY.md section 3). metric_fn's variables live in `host_cache`.
+    """
+
+    def __init__(self, *, deployment, cache, host_cache, model_function, per_replica_batch_size,
+                 has_labels):
+        self._deployment = deployment
+        self._cache = cache
+        self._host_cache = host_cache
+        self._model_function = model_function
+        self._batch_size = per_replica_batch_size
+        self._has_labels = has_labels
+        self._metric_fn = None
+        self._metric_specs = None
+        self._model_fn_metrics = False
+        self._input_specs = None
+        self.hooks = ()
+        self.trace_count = 0
+        self._function = tf.function(self._loop, autograph=False)
+        self._final_function = tf.function(self._final_values, autograph=False)
+
+    def __call__(self, iterator, num_steps: int):
+        with self._cache.scope():
+            loss_sum = self._function(iterator, tf.constant(num_steps, tf.int32))
+        return np.float32(loss_sum.numpy())
+
+    def _replica_step(self, features, labels):
+        if self._input_specs is None:
+            self._input_specs = metrics_lib.spec_of((features, labels))
+        with self._cache.scope():
+            outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
+                                           ModeKeys.EVAL, batch_size=self._batch_size)
+            self.hooks = outputs.hooks
+            loss = tf.cast(outputs.loss, tf.float32)
+            metric_tensors = ()
+            self._metric_fn = None
+            self._model_fn_metrics = outputs.eval_metric_ops is not None
+            if outputs.eval_metrics is not None:
+                self._metric_fn, metric_tensors = outputs.eval_metrics
+            update_ops = []
+            if outputs.eval_metric_ops is not None:
+                update_ops = metrics_lib.update_ops(metrics_lib.check_metric_dict(
+                    outputs.eval_metric_ops, "model_fn eval_metric_ops"))
+            with tf.control_dependencies(update_ops):
+                loss = tf.identity(loss)
+        return loss, metric_tensors
+
+    def _loop(self, iterator, num_steps):
+        self.trace_count += 1
+        strategy = self._deployment.strategy
+        self._cache.begin_trace()
+        with self._cache.scope():
+            tf.compat.v1.train.get_or_create_global_step()
+
+        def body(step_index, loss_sum):
+            features, labels = iterator.get_next()
+            replica_loss, metric_tensors = strategy.run(self._replica_step,
+                                                        args=(features, labels))
+            loss = strategy.reduce(_MEAN, replica_loss, axis=None)
+            if self._metric_fn is not None:
+                gathered = metrics_lib.gather_replicas(
+                    strategy, metric_tensors, tpu_semantics=self._deployment.tpu_semantics,
+                    name="eval_metrics")
+                self._metric_specs = metrics_lib.spec_of(gathered)
+                with self._host_cache.scope():
+                    metrics = metrics_lib.check_metric_dict(
+                        metrics_lib.call_with_tensors(self._metric_fn, gathered), "metric_fn")
+                with tf.control_dependencies(metrics_lib.update_ops(metrics)):
+                    loss = tf.identity(loss)
+            return step_index + 1, loss_sum + loss
+
+        _, loss_sum = tf.while_loop(lambda index, _: index < num_steps, body,
+                                    (tf.constant(0), tf.constant(0.0, tf.float32)))
+        return loss_sum
+
+    def final_values(self) -> dict:
+        """The metrics' values after the updates so far ({} when the spec had none)."""
+        if self._metric_fn is None and not self._model_fn_metrics:
+            return {}
+        with self._cache.scope():
+            values = self._final_function()
+        return {name: value.numpy() for name, value in values.items()}
+
+    def _final_values(self):
+        self._cache.begin_trace()
+        values = {}
+        if self._metric_fn is not None:
+            with self._host_cache.scope():
+                metrics = metrics_lib.call_with_tensors(
+                    self._metric_fn, metrics_lib.zero_length_inputs(self._metric_specs))
+            values.update(metrics_lib.value_tensors(metrics))
+        if self._model_fn_metrics:
+            tf.compat.v1.train.get_or_create_global_step()
+            features, labels = metrics_lib.zero_length_inputs(self._input_specs)
+            with self._cache.scope():
+                outputs = self._model_function(
+                    features, _labels_or_none(labels, self._has_labels), ModeKeys.EVAL,
+                    batch_size=self._batch_size)
+            values.update(metrics_lib.value_tensors(outputs.eval_metric_ops))
+        return values

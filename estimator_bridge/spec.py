@@ -1,0 +1,174 @@
+"""ModeKeys, TPUEstimatorSpec and EstimatorSpec, validated at construction with the legacy messages.
+
+Each message starts with the exact TF 1.15 text (legacy code and tests match on it) and then
+names the value and the fix.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+
+import tensorflow as tf
+
+
+class ModeKeys:
+    """The three modes a model_fn is called in (same strings as tf.estimator.ModeKeys)."""
+
+    TRAIN = "train"
+    EVAL = "eval"
+    PREDICT = "infer"
+
+
+def _describe(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _check_loss(loss, mode):
+    """Loss must hold one element; shape [1] becomes a scalar (TF 1.15 behaviour)."""
+    if loss is None:
+        if mode in (ModeKeys.TRAIN, ModeKeys.EVAL):
+            raise ValueError(
+                f"Missing loss. model_fn returned a spec for mode {mode!r} with loss=None; return "
+                "the scalar training/evaluation loss, e.g. loss=tf.compat.v1.losses.sparse_softmax_"
+                "cross_entropy(labels, logits).")
+        return None
+    if not tf.is_tensor(loss):
+        loss = tf.convert_to_tensor(loss)
+    shape = loss.shape
+    if shape.rank is not None and shape.num_elements() is not None and shape.num_elements() != 1:
+        raise ValueError(
+            f"Loss must be scalar, given: {loss}. model_fn returned a loss of shape {shape}; "
+            "reduce it, e.g. loss=tf.reduce_mean(per_example_loss).")
+    if shape.rank is not None and shape.rank > 0 and shape.num_elements() == 1:
+        loss = tf.reshape(loss, [])
+    return loss
+
+
+def _check_hooks(hooks, field):
+    hooks = tuple(hooks or ())
+    for hook in hooks:
+        if not isinstance(hook, tf.compat.v1.train.SessionRunHook):
+            raise TypeError(
+                f"All hooks must be SessionRunHook instances, given: {_describe(hook)} (in "
+                f"{field}). Subclass tf.compat.v1.train.SessionRunHook or drop it.")
+    return hooks
+
+
+def validate_host_call(host_call, name):
+    """Checks an `(fn, tensors)` pair as `_OutfeedHostCall.validate` did in TF 1.15.
+
+    Raises:
+      ValueError / TypeError / RuntimeError with the legacy message, the value and the fix.
+    """
+    if host_call is None:
+        return None
+    fix = f"Pass {name}=(fn, [tensor, ...]) or {name}=(fn, {{'arg': tensor}})."
+    if not isinstance(host_call, (tuple, list)):
+        raise ValueError(f"{name} should be tuple or list; got {type(host_call).__name__} "
+                         f"{_describe(host_call)}. {fix}")
+    if len(host_call) != 2:
+        raise ValueError(f"{name} should have two elements.; got {len(host_call)}: "
+                         f"{_describe(host_call)}. {fix}")
+    fn, tensors = host_call
+    if not callable(fn):
+        raise TypeError(f"{name}[0] should be callable.; got {_describe(fn)}. {fix}")
+    if not isinstance(tensors, (tuple, list, dict)):
+        raise ValueError(f"{name}[1] should be tuple or list, or dict.; got "
+                         f"{type(tensors).__name__} {_describe(tensors)}. {fix}")
+    if isinstance(tensors, (tuple, list)):
+        try:
+            parameters = inspect.signature(fn).parameters.values()
+        except (TypeError, ValueError):
+            parameters = None
+        if parameters is not None:
+            takes_varargs = any(p.kind == p.VAR_POSITIONAL for p in parameters)
+            positional = [p for p in parameters
+                          if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            if not takes_varargs and len(tensors) != len(positional):
+                raise RuntimeError(
+                    f"In TPUEstimatorSpec.{name}, length of tensors {len(tensors)} does not match "
+                    f"method args of the function, which takes {len(positional)}. Give "
+                    f"{getattr(fn, '__name__', fn)} one argument per tensor.")
+    return tuple(host_call)
+
+
+_TPUSpecFields = collections.namedtuple("TPUEstimatorSpec", [
+    "mode", "predictions", "loss", "train_op", "eval_metrics", "export_outputs", "scaffold_fn",
+    "host_call", "training_hooks", "evaluation_hooks", "prediction_hooks"])
+
+
+class TPUEstimatorSpec(_TPUSpecFields):
+    """What a TPUEstimator model_fn returns (same fields as TF 1.15's `TPUEstimatorSpec`).
+
+    `eval_metrics=(metric_fn, tensors)`: the tensors are gathered from all replicas in replica
+    order and concatenated on axis 0; metric_fn runs once per step on the host and returns
+    `{name: (value, update_op)}` from `tf.compat.v1.metrics`. `host_call=(fn, tensors)` runs
+    every training step after the train op. `scaffold_fn` is called once per model_fn call.
+
+    Raises:
+      ValueError: missing train_op (TRAIN), missing loss (TRAIN/EVAL), non-scalar loss,
+        missing predictions (PREDICT), eval_metrics/host_call of the wrong shape.
+      TypeError: a hook that is not a SessionRunHook, a non-callable metric_fn/host_call fn.
+      RuntimeError: eval_metrics/host_call tensors that do not match the fn's arguments.
+    """
+
+    def __new__(cls, mode, predictions=None, loss=None, train_op=None, eval_metrics=None,
+                export_outputs=None, scaffold_fn=None, host_call=None, training_hooks=None,
+                evaluation_hooks=None, prediction_hooks=None):
+        if mode == ModeKeys.TRAIN and train_op is None:
+            raise ValueError("Missing train_op. model_fn returned a TRAIN spec without train_op; "
+                             "return train_op=optimizer.minimize(loss, global_step).")
+        if mode == ModeKeys.PREDICT and predictions is None:
+            raise ValueError("Missing predictions. model_fn returned a PREDICT spec without "
+                             "predictions; return predictions={'name': tensor}.")
+        loss = _check_loss(loss, mode)
+        eval_metrics = validate_host_call(eval_metrics, "eval_metrics")
+        host_call = validate_host_call(host_call, "host_call")
+        if scaffold_fn is not None and not callable(scaffold_fn):
+            raise TypeError(f"TPUEstimatorSpec scaffold_fn must be callable, got "
+                            f"{_describe(scaffold_fn)}; pass a function returning a Scaffold.")
+        return super().__new__(
+            cls, mode, predictions, loss, train_op, eval_metrics, export_outputs, scaffold_fn,
+            host_call, _check_hooks(training_hooks, "training_hooks"),
+            _check_hooks(evaluation_hooks, "evaluation_hooks"),
+            _check_hooks(prediction_hooks, "prediction_hooks"))
+
+
+_SpecFields = collections.namedtuple("EstimatorSpec", [
+    "mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs",
+    "training_chief_hooks", "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"])
+
+
+class EstimatorSpec(_SpecFields):
+    """What an Estimator model_fn returns (same fields as `tf.estimator.EstimatorSpec`).
+
+    `eval_metric_ops` is `{name: (value, update_op)}` built inside model_fn.
+    """
+
+    def __new__(cls, mode, predictions=None, loss=None, train_op=None, eval_metric_ops=None,
+                export_outputs=None, training_chief_hooks=None, training_hooks=None,
+                scaffold=None, evaluation_hooks=None, prediction_hooks=None):
+        if mode == ModeKeys.TRAIN and train_op is None:
+            raise ValueError("Missing train_op. model_fn returned a TRAIN spec without train_op; "
+                             "return train_op=optimizer.minimize(loss, global_step).")
+        if mode == ModeKeys.PREDICT and predictions is None:
+            raise ValueError("Missing predictions. model_fn returned a PREDICT spec without "
+                             "predictions; return predictions={'name': tensor}.")
+        loss = _check_loss(loss, mode)
+        if eval_metric_ops is not None:
+            if not isinstance(eval_metric_ops, dict):
+                raise TypeError(f"eval_metric_ops must be a dict, given: "
+                                f"{_describe(eval_metric_ops)}; return {{name: (value, update_op)}}.")
+            for name, metric in eval_metric_ops.items():
+                if not isinstance(metric, tuple) or len(metric) != 2:
+                    raise TypeError(
+                        f"Values of eval_metric_ops must be (metric_value, update_op) tuples, "
+                        f"given: {_describe(metric)} for metric {name!r}.")
+        return super().__new__(
+            cls, mode, predictions, loss, train_op, eval_metric_ops, export_outputs,
+            _check_hooks(training_chief_hooks, "training_chief_hooks"),
+            _check_hooks(training_hooks, "training_hooks"), scaffold,
+            _check_hooks(evaluation_hooks, "evaluation_hooks"),
+            _check_hooks(prediction_hooks, "prediction_hooks"))

@@ -1,0 +1,229 @@
+"""A name-keyed variable cache and per-trace v1 collections: TF1 variables under tf.function.
+
+Why: every trace of a tf.function (and every replica thread of MirroredStrategy) runs model_fn
+again, and TF1 code creates its variables there (`get_variable`, v1 optimizer slots, the global
+step, v1 metric locals). tf.function only accepts variables created once, on the first call,
+and MirroredStrategy cannot lift initialisers created inside replica threads
+(FEASIBILITY.md section 1). The cache answers every request by its TF1 name: the first request
+creates the variable eagerly (in cross-replica context, so it becomes a distributed variable),
+every later trace and replica gets the same object. Names stay the TF1 names (`dense/kernel`,
+`global_step`, `dense/kernel/Momentum`), which keeps checkpoints interchangeable with TF1.
+
+`begin_trace()` gives each trace fresh v1 graph collections (the v1 variable store, variable
+scope counts, UPDATE_OPS, LOSSES...), as a new TF1 graph did, and re-registers each returned
+variable in the trace's GLOBAL_VARIABLES/TRAINABLE_VARIABLES/GLOBAL_STEP collections, so that
+`minimize()` without var_list and `get_global_step()` work unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework import ops
+from tensorflow.python.ops import resource_variable_ops
+
+GraphKeys = tf.compat.v1.GraphKeys
+
+# Keyword arguments of a variable request that tf.Variable accepts when we re-create it eagerly.
+_CREATION_KWARGS = ("trainable", "name", "dtype", "constraint", "shape",
+                    "synchronization", "aggregation")
+
+
+class VariableNotMaterializable(ValueError):
+    """A variable's initial value depends on graph tensors and cannot be created eagerly."""
+
+
+def begin_trace() -> None:
+    """Start a trace: fresh v1 collections in the current (function) graph.
+
+    A FuncGraph shares the process-global variable store and GLOBAL/TRAINABLE/LOCAL_VARIABLES
+    collections with the eager default graph by reference; without this swap the second trace
+    finds `global_step` already in the store ("Variable global_step already exists, disallowed").
+    """
+    graph = ops.get_default_graph()
+    graph._collections = {}  # pylint: disable=protected-access  (no public API resets them)
+
+
+def _initial_value_fn(name, initial_value):
+    """A zero-argument function computing the initial value eagerly (raises if it cannot)."""
+    if callable(initial_value):
+        return initial_value
+    if tf.is_tensor(initial_value) and not isinstance(initial_value, tf.Variable):
+        if hasattr(initial_value, "numpy") and tf.executing_eagerly():
+            value = initial_value.numpy()
+        else:
+            value = tf.get_static_value(initial_value)
+        if value is None:
+            raise VariableNotMaterializable(
+                f"variable {name!r} is initialised from the graph tensor {initial_value.name}, "
+                "which the bridge cannot compute before training (it creates every variable "
+                "once, eagerly). Pass an initializer instead, e.g. tf.compat.v1.get_variable("
+                f"{name!r}, shape, initializer=tf.compat.v1.constant_initializer(...)).")
+        value = np.asarray(value)
+        return lambda: value
+    value = initial_value
+    return lambda: value
+
+
+class VariableCache:
+    """Creates each TF1 variable once and hands the same object to every trace and replica.
+
+    Args:
+      strategy: the tf.distribute strategy the variables belong to, or None for a host cache
+        (plain CPU variables, used for v1 metric locals that must not be distributed).
+      local_cache: an optional host cache receiving LOCAL_VARIABLES/METRIC_VARIABLES requests
+        (v1 metrics created inside model_fn through `eval_metric_ops`).
+    """
+
+    def __init__(self, strategy=None, local_cache: "VariableCache | None" = None):
+        self._strategy = strategy
+        self._local_cache = local_cache
+        self._variables: dict[str, tf.Variable] = {}
+        self._initial_values: dict[str, callable] = {}
+        self._lock = threading.RLock()
+        self._request_counts: dict[tuple, int] = {}
+        self._recording: list | None = None
+        self._bypass = threading.local()
+
+    # ---- what the cache holds -------------------------------------------------------------
+    @property
+    def variables(self) -> dict:
+        """TF1 name -> variable, in creation order."""
+        return dict(self._variables)
+
+    def __contains__(self, name):
+        return name in self._variables
+
+    def __getitem__(self, name):
+        return self._variables[name]
+
+    def reset_to_initial_values(self) -> None:
+        """Assigns every variable its initial value again (v1 metrics: a new Session in TF1)."""
+        for name, variable in self._variables.items():
+            variable.assign(tf.cast(self._initial_values[name](), variable.dtype))
+
+    # ---- scopes -----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def scope(self):
+        """Routes variable creation in this thread/graph through the cache."""
+        with tf.variable_creator_scope(self._creator):
+            yield
+
+    def begin_trace(self) -> None:
+        """Per-trace reset: fresh v1 collections and fresh per-name request counters."""
+        begin_trace()
+        with self._lock:
+            self._request_counts = {}
+        if self._local_cache is not None:
+            self._local_cache.begin_trace_counters()
+
+    def begin_trace_counters(self) -> None:
+        with self._lock:
+            self._request_counts = {}
+
+    # ---- build pass -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def recording(self):
+        """Records variable requests (inside a throwaway graph) instead of creating them.
+
+        Yields a list that receives `(key, kwargs)` per new request; `create_recorded()` then
+        makes them all eagerly in cross-replica context.
+        """
+        recorded = []
+        self._recording = recorded
+        self.begin_trace_counters()
+        try:
+            with self.scope():
+                yield recorded
+        finally:
+            self._recording = None
+
+    def create_recorded(self, recorded) -> None:
+        """Creates the recorded variables eagerly (under the strategy's scope)."""
+        for key, kwargs in recorded:
+            if key not in self._variables:
+                self._create_eagerly(key, kwargs)
+
+    # ---- the creator ------------------------------------------------------------------------
+    def _key(self, kwargs) -> str:
+        name = kwargs.get("name") or "Variable"
+        if isinstance(name, bytes):
+            name = name.decode()
+        name = name.split(":")[0]
+        with self._lock:
+            count_key = (threading.get_ident(), name)
+            count = self._request_counts.get(count_key, 0)
+            self._request_counts[count_key] = count + 1
+        return name if count == 0 else f"{name}_{count}"
+
+    def _is_local_request(self, kwargs) -> bool:
+        collections = kwargs.get("collections") or ()
+        return (GraphKeys.LOCAL_VARIABLES in collections
+                or GraphKeys.METRIC_VARIABLES in collections)
+
+    def _creator(self, next_creator, **kwargs):
+        if getattr(self._bypass, "active", False):
+            return next_creator(**kwargs)
+        if self._recording is not None:
+            # Build pass: v1 metric locals are host variables, made when evaluation traces.
+            if self._is_local_request(kwargs):
+                return next_creator(**kwargs)
+            key = self._key(kwargs)
+            variable = next_creator(**kwargs)
+            self._recording.append((key, dict(kwargs)))
+            return variable
+        if self._local_cache is not None and self._is_local_request(kwargs):
+            return self._local_cache._creator(next_creator, **kwargs)
+        key = self._key(kwargs)
+        variable = self._variables.get(key)
+        if variable is None:
+            variable = self._create_eagerly(key, kwargs)
+        self._register(variable, kwargs)
+        return variable
+
+    def _create_eagerly(self, key, kwargs):
+        initial_value = _initial_value_fn(key, kwargs.get("initial_value"))
+        creation = {k: kwargs[k] for k in _CREATION_KWARGS if kwargs.get(k) is not None}
+        creation["name"] = key
+        with self._lock, tf.init_scope():
+            if self._strategy is None:
+                # Plain CPU variable; constructing the subclass directly bypasses every
+                # variable creator (strategies, tf.function lifting): host-only by design.
+                with tf.device("/cpu:0"):
+                    variable = resource_variable_ops.ResourceVariable(
+                        initial_value=initial_value,
+                        trainable=bool(creation.get("trainable", False)),
+                        name=key, dtype=creation.get("dtype"),
+                        shape=creation.get("shape"))
+            else:
+                with self._without_self(), self._strategy.scope():
+                    variable = tf.Variable(initial_value=initial_value, **creation)
+            self._variables[key] = variable
+            self._initial_values[key] = initial_value
+        return variable
+
+    @contextlib.contextmanager
+    def _without_self(self):
+        """Lets an eager creation in this thread pass through this cache's creator unchanged."""
+        self._bypass.active = True
+        try:
+            yield
+        finally:
+            self._bypass.active = False
+
+    @staticmethod
+    def _register(variable, kwargs) -> None:
+        """Adds a cached variable to the collections of the trace that asked for it."""
+        if tf.executing_eagerly():
+            return
+        graph = ops.get_default_graph()
+        collections = list(kwargs.get("collections") or [GraphKeys.GLOBAL_VARIABLES])
+        if getattr(variable, "trainable", False) and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        for collection in collections:
+            existing = graph.get_collection_ref(collection)
+            if not any(item is variable for item in existing):
+                existing.append(variable)
