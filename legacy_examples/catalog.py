@@ -27,6 +27,7 @@ class LegacyExample:
         current-TF run, so that both sides start from the oracle's initial values.
       exercises: one line for the README table.
       model_dir_flag: the flag that names the model_dir (BERT called it ``--output_dir``).
+      serving: for examples that export a SavedModel, where it is and what to feed it.
     """
 
     name: str
@@ -38,6 +39,7 @@ class LegacyExample:
     start_state: tuple[str, ...]
     exercises: str
     model_dir_flag: str = "--model_dir"
+    serving: dict | None = None
 
     @property
     def folder(self) -> Path:
@@ -87,6 +89,39 @@ EXAMPLES: tuple[LegacyExample, ...] = (
                   "map_and_batch, AdamWeightDecay tf.train.Optimizer subclass, warmup + polynomial "
                   "decay, manual global-step increment, scaffold_fn + init_from_checkpoint, "
                   "evaluate(steps=None) with a partial batch, predict",
+    ),
+    LegacyExample(
+        name="resnet_tpu",
+        script="resnet_main.py",
+        oracle="tf115",
+        flags=("--use_tpu=false", "--train_steps=40", "--steps_per_eval=40", "--iterations_per_loop=10",
+               "--train_batch_size=32", "--eval_batch_size=32"),
+        tags=("loss", "learning_rate", "current_epoch"),
+        variables=("conv2d/kernel", "conv2d/kernel/Momentum", "batch_normalization/gamma",
+                   "batch_normalization/moving_mean", "batch_normalization/moving_variance",
+                   "batch_normalization_5/beta", "batch_normalization_5/moving_variance",
+                   "dense/kernel", "dense/bias", "global_step"),
+        start_state=CKPT0,
+        exercises="ResNet-style: conv + tf.layers.batch_normalization (fused) + UPDATE_OPS, "
+                  "projection shortcut, L2 weight decay, Nesterov momentum, staircase "
+                  "exponential decay, host_call with tf.contrib.summary, top-1/top-3 metrics",
+    ),
+    LegacyExample(
+        name="iris_tpu",
+        script="iris_dnn.py",
+        oracle="tf115",
+        flags=("--use_tpu=false", "--train_steps=50", "--iterations_per_loop=10", "--batch_size=20",
+               "--eval_batch_size=10", "--predict_batch_size=2"),
+        tags=("loss",),
+        variables=("dense/kernel", "dense/bias", "dense_2/kernel", "dense_2/bias",
+                   "dense_2/kernel/Adagrad", "global_step"),
+        start_state=CKPT0,
+        serving={"export_glob": "export/*",
+                 "inputs": {"SepalLength": [5.1, 5.9, 6.9, 6.0], "SepalWidth": [3.3, 3.0, 3.1, 2.2],
+                            "PetalLength": [1.7, 4.2, 5.4, 5.0], "PetalWidth": [0.5, 1.5, 2.1, 1.5]}},
+        exercises="Iris DNN on feature dicts: feature_column.numeric_column + input_layer, params "
+                  "with hyperparameters, Adagrad, predict(predict_keys=...) with a partial batch, "
+                  "export_saved_model(export_to_tpu=False) and its serving signature",
     ),
 )
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # Sections of a harvest that hold numbers to compare; everything else is provenance.
-COMPARED_SECTIONS = ("scalars", "eval", "predictions", "train_losses", "variables")
+COMPARED_SECTIONS = ("scalars", "eval", "predictions", "train_losses", "variables", "serving")
 # Non-numeric leaves that must be equal (the checkpoint the run ended with).
 COMPARED_STRINGS = ("final_checkpoint",)
 DEFAULT_FLOOR = 1e-3
@@ -30,6 +30,10 @@ def load_golden(path: Path) -> dict:
     return json.loads(path.read_text())
 
 
+def meta_graph_tags(result: dict):
+    return result.get("serving", {}).get("meta_graph_tags")
+
+
 def flatten_numbers(result: dict) -> dict[str, float]:
     """{"section.key.index": number} for every number in the compared sections."""
     flat: dict[str, float] = {}
@@ -41,7 +45,7 @@ def flatten_numbers(result: dict) -> dict[str, float]:
         elif isinstance(node, list):
             for index, item in enumerate(node):
                 walk(f"{prefix}.{index}", item)
-        elif isinstance(node, bool) or node is None:
+        elif isinstance(node, (bool, str)) or node is None:
             return
         elif isinstance(node, (int, float)):
             flat[prefix] = float(node)
@@ -110,6 +114,9 @@ def compare(golden_result: dict, our_result: dict, *, floor: float = DEFAULT_FLO
         f"{key}: golden {golden_result.get(key)!r}, ours {our_result.get(key)!r}"
         for key in COMPARED_STRINGS
         if key in golden_result and golden_result.get(key) != our_result.get(key))
+    if meta_graph_tags(golden_result) != meta_graph_tags(our_result):
+        mismatched += (f"SavedModel meta graph tags: golden {meta_graph_tags(golden_result)}, "
+                       f"ours {meta_graph_tags(our_result)}",)
     return Comparison(
         pairs=pairs,
         missing=tuple(where for where in golden_numbers if where not in our_numbers),

@@ -11,10 +11,13 @@ the example's stdout, so that a run is judged by what it wrote:
 * ``train_losses.tsv`` (one ``step<TAB>loss`` row per step, written by Keras examples);
 * named variables of the final checkpoint (``tf.train.load_checkpoint``) or of
   ``final_weights.npz`` (Keras examples), as the first values plus the L2 norm;
-* a digest of ``model.ckpt-0``, the shared starting point of every comparison.
+* a digest of ``model.ckpt-0``, the shared starting point of every comparison;
+* the outputs of an exported SavedModel's serving signature on given inputs, and the tag
+  sets of its meta graphs (``export_to_tpu=False`` must leave only ``["serve"]``).
 
 Usage: python harvest.py MODEL_DIR SPEC_JSON  -> prints one JSON line.
-SPEC_JSON: {"tags": [...], "variables": [...], "values_per_variable": 16}
+SPEC_JSON: {"tags": [...], "variables": [...], "values_per_variable": 16,
+            "serving": {"export_glob": "export/*", "inputs": {name: [values]}}}  (serving optional)
 """
 
 from __future__ import absolute_import, division, print_function
@@ -114,6 +117,37 @@ def checkpoint_digest(prefix):
     return digest.hexdigest()
 
 
+def read_serving(model_dir, serving):
+    """Runs the newest export's serving_default signature; TF1 via Session, TF2 via load()."""
+    from tensorflow.core.protobuf import saved_model_pb2
+
+    exports = sorted(glob.glob(os.path.join(model_dir, serving["export_glob"])))
+    if not exports:
+        raise IOError("no SavedModel matches %s in %s" % (serving["export_glob"], model_dir))
+    path = exports[-1]
+    saved_model = saved_model_pb2.SavedModel()
+    with open(os.path.join(path, "saved_model.pb"), "rb") as proto:
+        saved_model.ParseFromString(proto.read())
+    tag_sets = sorted(sorted(meta.meta_info_def.tags) for meta in saved_model.meta_graphs)
+    inputs = dict((name, np.asarray(values, dtype=np.float32))
+                  for name, values in serving["inputs"].items())
+    if tf.__version__.startswith("1."):
+        with tf.Graph().as_default():
+            with tf.compat.v1.Session() as sess:
+                meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"], path)
+                signature = meta.signature_def["serving_default"]
+                keys = sorted(signature.outputs)
+                values = sess.run([signature.outputs[k].name for k in keys],
+                                  dict((signature.inputs[n].name, v) for n, v in inputs.items()))
+                outputs = dict(zip(keys, values))
+    else:
+        function = tf.saved_model.load(path, tags=["serve"]).signatures["serving_default"]
+        outputs = dict((k, v.numpy()) for k, v in
+                       function(**dict((n, tf.constant(v)) for n, v in inputs.items())).items())
+    return {"meta_graph_tags": tag_sets,
+            "outputs": dict((k, np.asarray(v).tolist()) for k, v in sorted(outputs.items()))}
+
+
 def harvest(model_dir, spec):
     values_per_variable = spec.get("values_per_variable", 16)
     result = {"tensorflow": tf.__version__,
@@ -135,6 +169,8 @@ def harvest(model_dir, spec):
     ckpt0 = os.path.join(model_dir, "model.ckpt-0")
     if os.path.exists(ckpt0 + ".index"):
         result["ckpt0_sha256"] = checkpoint_digest(ckpt0)
+    if spec.get("serving"):
+        result["serving"] = read_serving(model_dir, spec["serving"])
     return result
 
 

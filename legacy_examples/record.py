@@ -33,7 +33,7 @@ class NotDeterministic(RuntimeError):
 
 def harvest_spec(example: LegacyExample) -> dict:
     return {"tags": list(example.tags), "variables": list(example.variables),
-            "values_per_variable": 16}
+            "values_per_variable": 16, "serving": example.serving}
 
 
 def example_argv(python: Path | str, example: LegacyExample, model_dir: Path) -> list[str]:
