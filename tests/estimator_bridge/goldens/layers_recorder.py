@@ -1,0 +1,341 @@
+"""Record what TF1 layers compute, on TF 1.15 (`tf.layers`) or current TF (`estimator_bridge.layers`).
+
+One program, three flavours, so that the numbers can only differ by the TensorFlow and the layer
+implementation underneath (the program itself runs on CPython 3.7 and 3.11):
+  * ``tf115``           oracle A: TF 1.15 ``tf.layers`` in a Graph + Session;
+  * ``bridge-graph``    current TF: ``estimator_bridge.layers`` in a ``tf.compat.v1`` Graph + Session;
+  * ``bridge-function`` current TF: the same cases traced by ``tf.function(autograph=False)``.
+
+Each case builds layers on fixed numpy inputs with numpy-seeded constant initializers, then
+records: variable names and shapes, the forward outputs, the regularization losses, the number of
+UPDATE_OPS, every variable after one gradient-descent step run under
+``control_dependencies(UPDATE_OPS)``, and tensors built after that step (e.g. batch norm in
+inference mode). Usage: ``python layers_recorder.py FLAVOUR [CASE ...]`` -> one JSON line on stdout.
+Regenerate the golden ``layers_tf115.json`` beside this file (oracle A, indented):
+``.oracle/tf115/bin/python tests/estimator_bridge/goldens/layers_recorder.py tf115 --write``.
+"""
+
+import json
+import sys
+
+import numpy as np
+
+LEARNING_RATE = 0.1
+
+import tensorflow as tf  # noqa: E402
+
+# The TF1 namespace and the layers under test; chosen by `select_flavour` (main) or by a test.
+tf1 = tf.compat.v1 if hasattr(tf, "compat") and hasattr(tf.compat, "v1") else tf
+layers = None
+
+
+def select_flavour(flavour):
+    """Point `tf1`/`layers` at TF 1.15's tf.layers or at estimator_bridge.layers."""
+    global tf1, layers
+    if flavour == "tf115":
+        tf1 = tf
+        layers = tf.layers
+    elif flavour in ("bridge-graph", "bridge-function"):
+        from estimator_bridge import layers as bridge_layers
+
+        tf1 = tf.compat.v1
+        layers = bridge_layers
+    else:
+        raise SystemExit(
+            "unknown flavour %r: expected tf115, bridge-graph or bridge-function" % flavour)
+
+
+def array(seed, *shape):
+    """Deterministic float32 values in [-1, 1) (numpy only, identical on every TensorFlow)."""
+    return np.random.RandomState(seed).uniform(-1.0, 1.0, size=shape).astype(np.float32)
+
+
+def init(seed, *shape):
+    return tf1.constant_initializer(array(seed, *shape))
+
+
+def l2(scale):
+    def regularizer(weights):
+        return scale * tf1.reduce_sum(tf1.square(weights))
+    return regularizer
+
+
+# Each case: build(tf1, layers) -> (outputs: dict name -> tensor, after: callable -> dict).
+# Cases must create variables only through `layers` so that names are the layers' own.
+
+def case_dense(tf1, layers):
+    x = tf1.constant(array(1, 4, 5))
+    hidden = layers.dense(x, 3, activation=tf1.nn.relu, kernel_initializer=init(2, 5, 3),
+                          bias_initializer=init(3, 3), kernel_regularizer=l2(0.01))
+    logits = layers.dense(hidden, 2, kernel_initializer=init(4, 3, 2), bias_regularizer=l2(0.5),
+                          bias_initializer=init(5, 2))
+    no_bias = layers.dense(x, 2, use_bias=False, kernel_initializer=init(6, 5, 2))
+    return {"hidden": hidden, "logits": logits, "no_bias": no_bias}, None
+
+
+def case_dense_rank3(tf1, layers):
+    x = tf1.constant(array(7, 2, 3, 4))
+    return {"out": layers.dense(x, 5, activation=tf1.tanh, kernel_initializer=init(8, 4, 5),
+                                bias_initializer=init(9, 5))}, None
+
+
+def case_dense_names(tf1, layers):
+    """name=, reuse=, enclosing and re-entered variable scopes, AUTO_REUSE."""
+    x = tf1.constant(array(10, 3, 4))
+    outputs = {}
+    outputs["shared"] = layers.dense(x, 2, name="shared", kernel_initializer=init(11, 4, 2),
+                                     kernel_regularizer=l2(0.25))
+    # Reused: same variables, and the regularization loss is not added a second time.
+    outputs["shared_again"] = layers.dense(x * 2.0, 2, name="shared", reuse=True,
+                                           kernel_regularizer=l2(0.25))
+    with tf1.variable_scope("tower"):
+        outputs["tower"] = layers.dense(x, 3, kernel_initializer=init(12, 4, 3))
+        outputs["tower_1"] = layers.dense(x, 3, kernel_initializer=init(13, 4, 3))
+    with tf1.variable_scope("tower", reuse=True):
+        outputs["tower_reused"] = layers.dense(x + 1.0, 3)
+    for index in range(2):
+        with tf1.variable_scope("auto", reuse=tf1.AUTO_REUSE):
+            outputs["auto_%d" % index] = layers.dense(x, 2, kernel_initializer=init(14, 4, 2))
+    outputs["after_scopes"] = layers.dense(x, 1, kernel_initializer=init(15, 4, 1))
+    return outputs, None
+
+
+def case_conv2d_pool(tf1, layers):
+    x = tf1.constant(array(20, 2, 6, 6, 3))
+    net = layers.conv2d(x, 4, 3, padding="same", activation=tf1.nn.relu,
+                        kernel_initializer=init(21, 3, 3, 3, 4), bias_initializer=init(22, 4),
+                        kernel_regularizer=l2(0.001))
+    pooled = layers.max_pooling2d(net, 2, 2)
+    net2 = layers.conv2d(pooled, 2, (2, 2), strides=(1, 1), padding="valid",
+                         kernel_initializer=init(23, 2, 2, 4, 2))
+    averaged = layers.average_pooling2d(net2, 2, 1, padding="same")
+    flat = layers.flatten(averaged)
+    logits = layers.dense(flat, 3, kernel_initializer=init(24, 8, 3))
+    strided = layers.conv2d(x, 2, 3, strides=2, padding="same",
+                            kernel_initializer=init(25, 3, 3, 3, 2))
+    return {"conv": net, "pooled": pooled, "conv2": net2, "averaged": averaged, "flat": flat,
+            "logits": logits, "strided": strided}, None
+
+
+def case_conv2d_dilated(tf1, layers):
+    x = tf1.constant(array(30, 2, 7, 7, 2))
+    return {"out": layers.conv2d(x, 3, 3, dilation_rate=2, padding="same",
+                                 kernel_initializer=init(31, 3, 3, 2, 3))}, None
+
+
+def case_conv1d_pool(tf1, layers):
+    x = tf1.constant(array(40, 2, 9, 3))
+    causal = layers.conv1d(x, 4, 3, padding="causal", dilation_rate=2, activation=tf1.nn.relu,
+                           kernel_initializer=init(41, 3, 3, 4), bias_initializer=init(42, 4))
+    pooled = layers.max_pooling1d(causal, 2, 2)
+    same = layers.conv1d(pooled, 2, 2, padding="same", kernel_initializer=init(43, 2, 4, 2))
+    averaged = layers.average_pooling1d(same, 2, 1, padding="same")
+    return {"causal": causal, "pooled": pooled, "same": same, "averaged": averaged}, None
+
+
+def case_conv2d_transpose(tf1, layers):
+    x = tf1.constant(array(50, 2, 3, 3, 2))
+    same = layers.conv2d_transpose(x, 3, 3, strides=2, padding="same",
+                                   kernel_initializer=init(51, 3, 3, 3, 2),
+                                   bias_initializer=init(52, 3))
+    valid = layers.conv2d_transpose(x, 1, (2, 3), strides=(1, 2), padding="valid",
+                                    kernel_initializer=init(53, 2, 3, 1, 2))
+    return {"same": same, "valid": valid}, None
+
+
+def _bn_after(tf1, layers, x, **kwargs):
+    def after():
+        inference = layers.batch_normalization(x, training=False, reuse=True, **kwargs)
+        return {"inference_after_step": inference}
+    return after
+
+
+def case_batch_norm_fused(tf1, layers):
+    x = tf1.constant(array(60, 4, 3, 3, 2) * 3.0 + 1.0)
+    out = layers.batch_normalization(x, training=True, gamma_initializer=init(61, 2),
+                                     beta_initializer=init(62, 2), gamma_regularizer=l2(0.1))
+    return {"train": out}, _bn_after(tf1, layers, x, name="batch_normalization")
+
+
+def case_batch_norm_plain(tf1, layers):
+    x = tf1.constant(array(63, 8, 5) * 2.0 - 0.5)
+    out = layers.batch_normalization(x, training=True, momentum=0.9, epsilon=1e-5,
+                                     gamma_initializer=init(64, 5), beta_initializer=init(65, 5))
+    return {"train": out}, _bn_after(tf1, layers, x, name="batch_normalization", momentum=0.9,
+                                     epsilon=1e-5)
+
+
+def case_batch_norm_unfused_4d(tf1, layers):
+    x = tf1.constant(array(66, 3, 2, 2, 3) + 0.25)
+    out = layers.batch_normalization(x, training=True, fused=False, name="bn")
+    return {"train": out}, _bn_after(tf1, layers, x, name="bn", fused=False)
+
+
+def case_batch_norm_tensor_training(tf1, layers):
+    """training as a boolean tensor (placeholder_with_default): both branches in the graph."""
+    x4 = tf1.constant(array(67, 2, 2, 3, 2))
+    x2 = tf1.constant(array(68, 6, 3))
+    is_training = tf1.placeholder_with_default(True, shape=[])
+    fused = layers.batch_normalization(x4, training=is_training)
+    plain = layers.batch_normalization(x2, training=is_training, axis=1)
+    return {"fused": fused, "plain": plain}, None
+
+
+def case_batch_norm_inference(tf1, layers):
+    """training=False (the TF1 default): moving statistics used, no update ops."""
+    x4 = tf1.constant(array(69, 2, 3, 3, 2))
+    x2 = tf1.constant(array(70, 4, 3))
+    fused = layers.batch_normalization(x4, moving_mean_initializer=init(71, 2),
+                                       moving_variance_initializer=tf1.constant_initializer(
+                                           np.abs(array(72, 2)) + 0.5))
+    plain = layers.batch_normalization(x2, center=False, scale=False,
+                                       moving_mean_initializer=init(73, 3))
+    return {"fused": fused, "plain": plain}, None
+
+
+def case_batch_norm_axis1(tf1, layers):
+    """channels-first style axis=1 on a rank-3 input (non-fused, broadcast reshape)."""
+    x = tf1.constant(array(74, 4, 3, 5))
+    out = layers.batch_normalization(x, axis=1, training=True, gamma_initializer=init(75, 3))
+    return {"train": out}, None
+
+
+def case_dropout(tf1, layers):
+    tf1.set_random_seed(1234)
+    x = tf1.constant(array(80, 6, 8) + 2.0)
+    return {
+        "dropped": layers.dropout(x, rate=0.3, seed=7, training=True),
+        "noise_shape": layers.dropout(x, rate=0.5, noise_shape=[6, 1], seed=8, training=True),
+        "not_training": layers.dropout(x, rate=0.3, seed=9),
+        "tensor_training": layers.dropout(x, rate=0.25, seed=10,
+                                          training=tf1.placeholder_with_default(True, [])),
+    }, None
+
+
+def case_flatten(tf1, layers):
+    x = tf1.constant(array(90, 2, 3, 4, 5))
+    return {"last": layers.flatten(x),
+            "first": layers.flatten(x, data_format="channels_first")}, None
+
+
+CASES = [(name[len("case_"):], fn) for name, fn in sorted(globals().items())
+         if name.startswith("case_") and callable(fn)]
+
+
+def _tolist(value):
+    return np.asarray(value).astype(np.float64).tolist()
+
+
+def _loss(tf1, outputs):
+    terms = [tf1.reduce_mean(tf1.square(tensor)) for tensor in outputs.values()]
+    # TF 2.x get_variable stores lazily built losses: build them now, before the train step.
+    regularization = [tf1.convert_to_tensor(loss)
+                      for loss in tf1.get_collection(tf1.GraphKeys.REGULARIZATION_LOSSES)]
+    return tf1.add_n(terms + list(regularization)), regularization
+
+
+def _train_op(tf1, loss, variables):
+    trainable_names = set(v.name for v in tf1.trainable_variables())
+    trainable = [v for v in variables if v.name in trainable_names]
+    with tf1.control_dependencies(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)):
+        if not trainable:
+            return tf1.no_op()
+        return tf1.train.GradientDescentOptimizer(LEARNING_RATE).minimize(loss, var_list=trainable)
+
+
+def _strip(name, prefix):
+    name = name[:-2] if name.endswith(":0") else name
+    return name[len(prefix):] if prefix and name.startswith(prefix) else name
+
+
+def run_graph(build):
+    """TF1 style: build in a fresh Graph, run outputs, one train step, then `after` tensors."""
+    with tf1.Graph().as_default():
+        outputs, after_fn = build(tf1, layers)
+        variables = list(tf1.global_variables())
+        trainable_names = [_strip(v.name, "") for v in tf1.trainable_variables()]
+        loss, regularization = _loss(tf1, outputs)
+        update_count = len(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS))
+        train_op = _train_op(tf1, loss, variables)
+        after = after_fn() if after_fn else {}
+        with tf1.Session() as session:
+            session.run(tf1.global_variables_initializer())
+            forward, regularization_values = session.run([outputs, regularization])
+            session.run(train_op)
+            after_values, variable_values = session.run([after, variables])
+    return {
+        "variables": [[_strip(v.name, ""), v.shape.as_list()] for v in variables],
+        "trainable": trainable_names,
+        "outputs": {k: _tolist(v) for k, v in forward.items()},
+        "regularization": [float(v) for v in regularization_values],
+        "update_ops": update_count,
+        "after_step": {_strip(v.name, ""): _tolist(value)
+                       for v, value in zip(variables, variable_values)},
+        "after": {k: _tolist(v) for k, v in after_values.items()},
+    }
+
+
+def run_function(name, build):
+    """Current TF: the same case traced by tf.function(autograph=False), as the bridge runs it.
+
+    Variables go through the bridge core's name-keyed VariableCache and every trace starts with
+    fresh v1 collections (`begin_trace`), exactly as the bridge's training loop sets up model_fn.
+    One fresh cache per case: each case stands for a new TF1 graph.
+    """
+    from estimator_bridge.variables import VariableCache
+
+    cache = VariableCache(strategy=None)
+    record = {}
+
+    @tf.function(autograph=False)
+    def traced():
+        cache.begin_trace()
+        with cache.scope():
+            outputs, after_fn = build(tf1, layers)
+            variables = tf1.global_variables()
+            trainable = set(v.name for v in tf1.trainable_variables())
+            loss, regularization = _loss(tf1, outputs)
+            record["update_ops"] = len(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS))
+            train_op = _train_op(tf1, loss, variables)
+            with tf1.control_dependencies([train_op]):
+                after = after_fn() if after_fn else {}
+        record["variables"] = variables
+        record["trainable"] = [v for v in variables if v.name in trainable]
+        return outputs, regularization, after
+
+    forward, regularization_values, after_values = traced()
+    variables = record["variables"]
+    return {
+        "variables": [[_strip(v.name, ""), v.shape.as_list()] for v in variables],
+        "trainable": [_strip(v.name, "") for v in record["trainable"]],
+        "outputs": {k: _tolist(v) for k, v in forward.items()},
+        "regularization": [float(v) for v in regularization_values],
+        "update_ops": record["update_ops"],
+        "after_step": {_strip(v.name, ""): _tolist(v.numpy()) for v in variables},
+        "after": {k: _tolist(v) for k, v in after_values.items()},
+    }
+
+
+def main():
+    flavour = sys.argv[1] if len(sys.argv) > 1 else "tf115"
+    write_golden = "--write" in sys.argv
+    selected = [arg for arg in sys.argv[2:] if arg != "--write"]
+    select_flavour(flavour)
+    results = {"tensorflow": tf.__version__, "flavour": flavour, "cases": {}}
+    for name, build in CASES:
+        if selected and name not in selected:
+            continue
+        if flavour == "bridge-function":
+            results["cases"][name] = run_function(name, build)
+        else:
+            results["cases"][name] = run_graph(build)
+    if write_golden:
+        import os
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers_%s.json" % flavour)
+        with open(path, "w") as stream:
+            json.dump(results, stream, indent=1, sort_keys=True)
+    print(json.dumps(results, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""estimator_bridge.layers computes what TF 1.15's tf.layers computed: names, shapes, numbers.
+
+`goldens/layers_recorder.py` builds the same small models (dense, conv1d/2d, transposed conv,
+pooling, flatten, dropout, batch norm in every mode) on fixed numpy inputs and initializers,
+runs the forward pass, one gradient-descent step under `control_dependencies(UPDATE_OPS)`, and
+tensors built after that step (batch norm in inference mode). `goldens/layers_tf115.json` is
+that program run on TF 1.15 (oracle A); the oracle test below re-records it live.
+
+Here the recorder runs on current TensorFlow in a subprocess, twice: in a `tf.compat.v1` Graph +
+Session, and traced by `tf.function(autograph=False)` through the bridge core's variable cache
+with per-trace v1 collections (how the bridge runs a model_fn).
+
+Tolerance: rtol 1e-6, atol 2e-6. Measured against TF 1.15 with TF_ENABLE_ONEDNN_OPTS=0 (set for
+the subprocesses, as DESIGN.md section 5 recommends): largest absolute difference 4.8e-7
+(a conv2d bias of magnitude ~4 after one step, i.e. about 1 ulp); batch-norm and dropout
+outputs are bit-identical. With oneDNN on, the differences stay below 5e-7 absolute as well.
+Names, shapes, trainability and the number of UPDATE_OPS must be identical.
+"""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tests.support.oracles import REPO_ROOT, current_python, oracle_env, oracle_python, run_json
+
+GOLDENS = REPO_ROOT / "tests" / "estimator_bridge" / "goldens"
+RECORDER = GOLDENS / "layers_recorder.py"
+GOLDEN_FILE = GOLDENS / "layers_tf115.json"
+RTOL, ATOL = 1e-6, 2e-6
+
+with open(GOLDEN_FILE) as golden_stream:
+    GOLDEN = json.load(golden_stream)
+CASES = sorted(GOLDEN["cases"])
+
+
+def current_tf_env():
+    env = oracle_env()
+    env["TF_ENABLE_ONEDNN_OPTS"] = "0"
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    return env
+
+
+@pytest.fixture(scope="module", params=["bridge-graph"])
+def recorded(request):
+    return run_json(current_python(), RECORDER, request.param, env=current_tf_env(), cwd=REPO_ROOT)
+
+
+def test_golden_comes_from_tf_1_15():
+    assert GOLDEN["tensorflow"] == "1.15.0"
+    assert GOLDEN["flavour"] == "tf115"
+    assert len(CASES) >= 15
+
+
+def test_every_golden_case_was_recorded(recorded):
+    assert sorted(recorded["cases"]) == CASES
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_variable_names_shapes_and_trainability_match(recorded, case):
+    golden, ours = GOLDEN["cases"][case], recorded["cases"][case]
+    assert ours["variables"] == golden["variables"]
+    assert ours["trainable"] == golden["trainable"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_update_ops_match(recorded, case):
+    assert recorded["cases"][case]["update_ops"] == GOLDEN["cases"][case]["update_ops"]
+
+
+def assert_same_values(golden_values, our_values, what):
+    assert sorted(our_values) == sorted(golden_values), what
+    for key, golden_value in golden_values.items():
+        expected, actual = np.asarray(golden_value), np.asarray(our_values[key])
+        assert actual.shape == expected.shape, f"{what}[{key}]"
+        np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=ATOL, err_msg=f"{what}[{key}]")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_forward_outputs_match(recorded, case):
+    golden, ours = GOLDEN["cases"][case], recorded["cases"][case]
+    assert_same_values(golden["outputs"], ours["outputs"], f"{case} outputs")
+    np.testing.assert_allclose(ours["regularization"], golden["regularization"], rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_variables_after_one_training_step_match(recorded, case):
+    golden, ours = GOLDEN["cases"][case], recorded["cases"][case]
+    assert_same_values(golden["after_step"], ours["after_step"], f"{case} after one step")
+    assert_same_values(golden["after"], ours["after"], f"{case} tensors after the step")
+
+
+def test_the_golden_exercises_what_it_claims():
+    """Guards the golden itself: batch norm updates really moved, dropout really dropped."""
+    fused = GOLDEN["cases"]["batch_norm_fused"]
+    assert fused["update_ops"] == 2
+    assert np.any(np.asarray(fused["after_step"]["batch_normalization/moving_mean"]) != 0)
+    assert GOLDEN["cases"]["batch_norm_inference"]["update_ops"] == 0
+    dropped = np.asarray(GOLDEN["cases"]["dropout"]["outputs"]["dropped"])
+    assert 0 < np.count_nonzero(dropped == 0) < dropped.size
+    assert len(GOLDEN["cases"]["dense"]["regularization"]) == 2
+
+
+@pytest.mark.oracle
+def test_golden_is_what_tf_1_15_records_now():
+    live = run_json(oracle_python("tf115"), RECORDER, "tf115", cwd=REPO_ROOT)
+    assert live == GOLDEN, (
+        "oracle A no longer records goldens/layers_tf115.json; if the recorder changed on "
+        "purpose, regenerate it: .oracle/tf115/bin/python "
+        "tests/estimator_bridge/goldens/layers_recorder.py tf115 --write")
