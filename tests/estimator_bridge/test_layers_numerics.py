@@ -42,7 +42,7 @@ def current_tf_env():
     return env
 
 
-@pytest.fixture(scope="module", params=["bridge-graph"])
+@pytest.fixture(scope="module", params=["bridge-graph", "bridge-function"])
 def recorded(request):
     return run_json(current_python(), RECORDER, request.param, env=current_tf_env(), cwd=REPO_ROOT)
 
