@@ -123,6 +123,33 @@ EXAMPLES: tuple[LegacyExample, ...] = (
                   "with hyperparameters, Adagrad, predict(predict_keys=...) with a partial batch, "
                   "export_saved_model(export_to_tpu=False) and its serving signature",
     ),
+    LegacyExample(
+        name="mnist_tpu_v1",
+        script="mnist_tpu_v1.py",
+        oracle="tf215",
+        flags=("--use_tpu=false", "--train_steps=60", "--iterations_per_loop=20",
+               "--batch_size=32", "--eval_batch_size=32", "--eval_steps=8", "--dropout_rate=0.0"),
+        tags=("loss",),
+        variables=("conv2d/bias", "conv2d_1/bias", "dense/bias", "dense_1/kernel", "dense_1/bias",
+                   "global_step"),
+        start_state=CKPT0,
+        exercises="mnist_tpu ported to tf.compat.v1 (2020 style): tensorflow.compat.v1 as tf, "
+                  "disable_v2_behavior, tf_estimator.tpu.*, tf.tpu.CrossShardOptimizer, PER_HOST_V2, "
+                  "eval_metrics tensors as a dict",
+    ),
+    LegacyExample(
+        name="keras_tpu",
+        script="keras_digits.py",
+        oracle="tf115",
+        flags=("--use_tpu=false", "--epochs=3", "--steps_per_epoch=10", "--batch_size=32",
+               "--eval_steps=4", "--initial_weights={model_dir}/initial_weights.npz"),
+        tags=(),
+        variables=("arr_0", "arr_1", "arr_2", "arr_3", "arr_4", "arr_5"),
+        start_state=("initial_weights.npz",),
+        exercises="Keras the 2018 way: keras_to_tpu_model behind `if use_tpu:` (CPU branch "
+                  "compared), Sequential conv/dense, fit on tf.data with steps_per_epoch, a "
+                  "per-batch LossHistory callback, evaluate, predict; initial weights from .npz",
+    ),
 )
 
 BY_NAME = {example.name: example for example in EXAMPLES}

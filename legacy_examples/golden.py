@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # Sections of a harvest that hold numbers to compare; everything else is provenance.
-COMPARED_SECTIONS = ("scalars", "eval", "predictions", "train_losses", "variables", "serving")
+COMPARED_SECTIONS = ("scalars", "eval", "predictions", "train_losses", "history", "variables",
+                     "serving")
 # Non-numeric leaves that must be equal (the checkpoint the run ended with).
 COMPARED_STRINGS = ("final_checkpoint",)
 DEFAULT_FLOOR = 1e-3

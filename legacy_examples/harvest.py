@@ -8,7 +8,8 @@ the example's stdout, so that a run is judged by what it wrote:
   from the event files directly in ``model_dir`` (v1 ``simple_value`` or v2 tensor summaries);
 * ``eval_results.txt`` (``key = value`` lines, as BERT's run_classifier wrote them);
 * ``predictions.tsv`` (a header row, then one row of numbers per example);
-* ``train_losses.tsv`` (one ``step<TAB>loss`` row per step, written by Keras examples);
+* ``train_losses.tsv`` (one ``step<TAB>loss`` row per step) and ``history.tsv`` (one row per
+  epoch), written by Keras examples;
 * named variables of the final checkpoint (``tf.train.load_checkpoint``) or of
   ``final_weights.npz`` (Keras examples), as the first values plus the L2 norm;
 * a digest of ``model.ckpt-0``, the shared starting point of every comparison;
@@ -34,6 +35,7 @@ import tensorflow as tf
 EVAL_RESULTS = "eval_results.txt"
 PREDICTIONS = "predictions.tsv"
 TRAIN_LOSSES = "train_losses.tsv"
+HISTORY = "history.tsv"
 FINAL_WEIGHTS = "final_weights.npz"
 
 
@@ -154,7 +156,8 @@ def harvest(model_dir, spec):
               "scalars": read_scalars(model_dir, spec.get("tags", []))}
     for key, filename, reader in (("eval", EVAL_RESULTS, read_key_values),
                                   ("predictions", PREDICTIONS, read_table),
-                                  ("train_losses", TRAIN_LOSSES, read_table)):
+                                  ("train_losses", TRAIN_LOSSES, read_table),
+                                  ("history", HISTORY, read_table)):
         path = os.path.join(model_dir, filename)
         if os.path.exists(path):
             result[key] = reader(path)
