@@ -1,19 +1,163 @@
-"""Command line of the codemod: flags, rendering and exit codes (no transformation logic here)."""
+"""Command line of the codemod: flags, rendering and exit codes (no transformation logic here).
+
+Exit codes: 0 nothing to do; 1 something changed / would change, or findings were reported
+(`--check`: something would change or an error finding); 2 usage error or internal error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from migrate import api, render
+from migrate.codemods import PIPELINE
+from migrate.findings import CODES, FileResult, Severity
+
+EXIT_CLEAN, EXIT_CHANGES, EXIT_ERROR = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="estimator-migrate",
-        description="Rewrite TF1 / tf.contrib TPU code (scripts, packages, notebooks) for current TensorFlow.",
+        description="Rewrite TF1 / tf.contrib TPU code (scripts, packages, notebooks) for current TensorFlow "
+                    "and estimator_bridge. By default only reports what it would do.",
     )
-    parser.add_argument("paths", nargs="*", help="files or directories to migrate ('-' for stdin)")
+    parser.add_argument("paths", nargs="*", help="files or directories to migrate ('-' reads stdin, writes stdout)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--in-place", "-i", action="store_true", help="rewrite the files in place")
+    mode.add_argument("--output-dir", "-o", type=Path, metavar="DIR",
+                      help="write a migrated copy of the tree (other files copied as they are) to DIR")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff of the changes")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if anything would change or any error finding is reported; write nothing")
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="parallel processes (default: CPU count); output order does not depend on it")
+    parser.add_argument("--report", type=Path, metavar="FILE", help="also write the report to FILE")
+    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                        help="format of the report (--report FILE, or stdout when --report is not given)")
+    parser.add_argument("--select", action="append", default=[], metavar="CODES",
+                        help="only report findings whose code starts with one of these (comma separated)")
+    parser.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                        help="do not report findings whose code starts with one of these (comma separated)")
+    parser.add_argument("--list", action="store_true", help="list the codemods and finding codes, then exit")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no per-file lines, only the summary")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    build_parser().parse_args(argv)
-    return 0
+def _codes(values: Sequence[str]) -> list[str]:
+    return [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+
+
+def _list() -> str:
+    lines = ["codemods (in pipeline order):"]
+    lines += [f"  {codemod.__name__}: {codemod.DESCRIPTION}" for codemod in PIPELINE]
+    lines.append("finding codes:")
+    lines += [f"  {code.code} {code.severity.value}: {code.title}" for code in CODES.values()]
+    return "\n".join(lines) + "\n"
+
+
+def _progress(total: int):
+    """A rich progress bar on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty() or total < 2:
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("migrating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True)
+
+
+def _run_stdin(args: argparse.Namespace, select: list[str], ignore: list[str]) -> int:
+    data = sys.stdin.buffer.read()
+    result = api.select_findings(api.migrate_source(data, "<stdin>"), select, ignore)
+    if args.diff:
+        sys.stdout.write(render.unified_diff(result) if result.changed else "")
+    elif not args.check:
+        sys.stdout.buffer.write(result.migrated if result.changed else data)
+    for finding in result.findings:
+        print(render.finding_line("<stdin>", finding), file=sys.stderr)
+    return _exit_code([result], args.check)
+
+
+def _exit_code(results: Sequence[FileResult], check: bool) -> int:
+    if any(f.code == "MIG006" for r in results for f in r.findings):
+        return EXIT_ERROR
+    changed = any(r.changed for r in results)
+    if check:
+        errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)
+        return EXIT_CHANGES if changed or errors else EXIT_CLEAN
+    return EXIT_CHANGES if changed or any(r.findings for r in results) else EXIT_CLEAN
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
+    if args.list:
+        sys.stdout.write(_list())
+        return EXIT_CLEAN
+    if not args.paths:
+        parser.print_usage(sys.stderr)
+        print("estimator-migrate: error: give at least one file or directory ('-' for stdin)", file=sys.stderr)
+        return EXIT_ERROR
+    if args.jobs < 1:
+        print(f"estimator-migrate: error: --jobs ({args.jobs}) must be a positive integer", file=sys.stderr)
+        return EXIT_ERROR
+    if args.check and (args.in_place or args.output_dir):
+        print("estimator-migrate: error: --check writes nothing; drop --in-place/--output-dir", file=sys.stderr)
+        return EXIT_ERROR
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    unknown = [c for c in select + ignore if not any(code.startswith(c) for code in CODES)]
+    if unknown:
+        print(f"estimator-migrate: error: unknown finding code(s) {', '.join(unknown)}; see --list", file=sys.stderr)
+        return EXIT_ERROR
+    if args.paths == ["-"]:
+        return _run_stdin(args, select, ignore)
+    try:
+        files = api.discover(args.paths)
+    except FileNotFoundError as error:
+        print(f"estimator-migrate: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    roots = [Path(p) for p in args.paths]
+    if args.output_dir:
+        api.mirror_tree(roots, args.output_dir)
+
+    writing = args.in_place or args.output_dir is not None
+    verb = "rewritten" if writing else "would be rewritten"
+    results: list[FileResult] = []
+    progress = _progress(len(files))
+    task = progress.add_task("migrate", total=len(files)) if progress else None
+    if progress:
+        progress.start()
+    try:
+        for result in api.migrate_paths(files, jobs=min(args.jobs, max(1, len(files)))):
+            result = api.select_findings(result, select, ignore)
+            results.append(result)
+            if result.changed and not args.check:
+                if args.in_place:
+                    api.atomic_write(Path(result.path), result.migrated)
+                elif args.output_dir is not None:
+                    api.atomic_write(api.output_path(Path(result.path), roots, args.output_dir), result.migrated)
+            if args.diff and result.changed:
+                sys.stdout.write(render.unified_diff(result))
+            if progress:
+                progress.advance(task)
+    finally:
+        if progress:
+            progress.stop()
+
+    report = render.as_text(results, verb) if args.format == "text" else render.RENDERERS[args.format](results)
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(report)
+    if args.format != "text" and not args.report:
+        sys.stdout.write(report)
+    else:
+        stream = sys.stderr if args.diff else sys.stdout
+        stream.write(render.summary(results, verb) + "\n" if args.quiet else render.as_text(results, verb))
+    return _exit_code(results, args.check)

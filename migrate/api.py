@@ -1,0 +1,117 @@
+"""Programmatic API: find files, migrate them (optionally in parallel), write results. Never prints.
+
+`migrate_paths` yields one FileResult per file in path-sorted order, whatever `jobs` is, so that
+reports and diffs are deterministic. Writing is separate (`write_result`) and atomic.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from migrate.engine import migrate_bytes
+from migrate.findings import FileResult, Finding, Location
+from migrate.notebooks import migrate_notebook
+
+SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".ipynb_checkpoints",
+             "node_modules", ".oracle", "build", "dist"}
+SUFFIXES = (".py", ".ipynb")
+
+
+def discover(paths: Sequence[str | Path]) -> list[Path]:
+    """Python files and notebooks under `paths` (files given explicitly are always included), sorted."""
+    found: set[Path] = set()
+    for path in map(Path, paths):
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+                found.update(Path(root) / f for f in files if f.endswith(SUFFIXES))
+        elif path.exists():
+            found.add(path)
+        else:
+            raise FileNotFoundError(f"{path}: no such file or directory")
+    return sorted(found)
+
+
+def migrate_source(data: bytes, path: str) -> FileResult:
+    """Migrate the bytes of one file (a notebook when `path` ends with .ipynb)."""
+    if path.endswith(".ipynb"):
+        return migrate_notebook(data, path)
+    return migrate_bytes(data, path)
+
+
+def migrate_file(path: str) -> FileResult:
+    """Migrate one file; an unexpected error becomes a MIG006 finding, never an exception."""
+    data = Path(path).read_bytes()
+    try:
+        return migrate_source(data, path)
+    except Exception as error:  # a crash on one file must not stop a run over a repository
+        return FileResult(path, data, None, (Finding(Location(1, 0), "MIG006", f"{type(error).__name__}: {error}",
+                                                     "please report this file with the message"),), skipped=True)
+
+
+def select_findings(result: FileResult, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> FileResult:
+    """`result` keeping only findings whose code starts with a `select` prefix and no `ignore` prefix."""
+    select, ignore = tuple(select), tuple(ignore)
+
+    def keep(finding: Finding) -> bool:
+        return (not select or finding.code.startswith(select)) and not (ignore and finding.code.startswith(ignore))
+
+    return FileResult(result.path, result.original, result.migrated,
+                      tuple(f for f in result.findings if keep(f)), result.skipped)
+
+
+def migrate_paths(files: Sequence[Path], jobs: int = 1) -> Iterator[FileResult]:
+    """FileResults for `files` in the given (sorted) order, computed by `jobs` processes."""
+    names = [str(f) for f in files]
+    if jobs <= 1 or len(names) < 4:
+        for name in names:
+            yield migrate_file(name)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(migrate_file, names, chunksize=max(1, min(16, len(names) // (jobs * 4))))
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory and rename, keeping the file mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".migrate-tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def output_path(path: Path, roots: Sequence[Path], output_dir: Path) -> Path:
+    """Where `path` goes under `output_dir`: relative to the argument it was found under."""
+    for root in roots:
+        base = root if root.is_dir() else root.parent
+        try:
+            relative = path.resolve().relative_to(base.resolve())
+        except ValueError:
+            continue
+        return output_dir / (root.name if root.is_dir() else "") / relative
+    return output_dir / path.name
+
+
+def mirror_tree(roots: Sequence[Path], output_dir: Path) -> None:
+    """Copy every file under `roots` to `output_dir` (migrated files are then written over them)."""
+    for root in roots:
+        if root.is_dir():
+            target = output_dir / root.name
+            shutil.copytree(root, target, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns(*SKIP_DIRS, "*.egg-info"))
+        else:
+            output_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root, output_dir / root.name)

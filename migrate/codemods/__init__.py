@@ -1,0 +1,23 @@
+"""The codemods, one per file; `PIPELINE` is the order the engine runs them in.
+
+Structural rewrites run before renames (they match the TF1 spelling); TF1NamesToCompatV1 runs
+last so that it only sees names no other codemod claimed.
+"""
+
+from migrate.codemods.cluster_resolvers import ClusterResolversToDistribute
+from migrate.codemods.contrib_data import ContribDataApplyToMethods
+from migrate.codemods.contrib_helpers import ContribHelpersToCurrent
+from migrate.codemods.keras_arguments import KerasArgumentSpellings
+from migrate.codemods.tf1_names import TF1NamesToCompatV1
+from migrate.codemods.tf_layers import TFLayersToBridge
+from migrate.codemods.tpu_estimator import TPUEstimatorToBridge
+
+PIPELINE = (
+    ContribDataApplyToMethods,
+    TPUEstimatorToBridge,
+    TFLayersToBridge,
+    ClusterResolversToDistribute,
+    ContribHelpersToCurrent,
+    KerasArgumentSpellings,
+    TF1NamesToCompatV1,
+)

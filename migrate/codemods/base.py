@@ -1,0 +1,268 @@
+"""Shared machinery of the table-driven codemods: match references by qualified name, rewrite them.
+
+A subclass sets `TABLE` (canonical name -> Replacement) and may override `lookup`. The base:
+- resolves every dotted reference (`tf.contrib.tpu.TPUEstimator`, `contrib_tpu.RunConfig`) with
+  libcst's QualifiedNameProvider, so aliases and user modules named like TF modules are told apart;
+- rewrites `from M import X` statements whose name moves, keeping the bound name (uses unchanged);
+- renames call keywords, and leaves calls using an unsupported keyword alone (the findings pass
+  reports them);
+- adds the imports the new spellings need and removes imports of dead modules left unused.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Mapping, Sequence
+
+import libcst as cst
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.metadata import QualifiedNameProvider, QualifiedNameSource
+
+from migrate.resolve import Match, canonical, longest_prefix
+from migrate.tables.aliases import DEAD_MODULES
+from migrate.tables.entries import Replacement
+
+
+def dotted_name(node: cst.CSTNode) -> str | None:
+    """`a.b.c` for a pure Name/Attribute chain, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.attr, cst.Name):
+        head = dotted_name(node.value)
+        return None if head is None else f"{head}.{node.attr.value}"
+    return None
+
+
+def import_module_name(node: cst.ImportFrom) -> str | None:
+    """Absolute module of a `from` import (None for relative imports)."""
+    if node.relative or node.module is None:
+        return None
+    return dotted_name(node.module)
+
+
+def keyword_names(call: cst.Call) -> list[str]:
+    return [arg.keyword.value for arg in call.args if arg.keyword is not None]
+
+
+def unsupported_keywords(entry: Replacement, call: cst.Call | None) -> list[str]:
+    """Keywords of `call` that `entry` cannot translate (the call is then left for a human)."""
+    if call is None:
+        return []
+    return [name for name in keyword_names(call) if name in entry.unsupported_kwargs]
+
+
+def imported_names(node: cst.CSTNode, provider_names: set) -> set[str]:
+    """Raw qualified names that come from imports (locals and builtins are not TensorFlow's)."""
+    return {q.name for q in provider_names if q.source == QualifiedNameSource.IMPORT}
+
+
+class _Identifiers(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def module_bindings(module: cst.Module) -> dict[str, str]:
+    """Module-level `import a.b as c` bindings: {'a.b': 'c'}; `import a.b` binds {'a': 'a'}."""
+    bindings: dict[str, str] = {}
+
+    def scan(statements: Sequence[cst.CSTNode]) -> None:
+        for statement in statements:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            full = dotted_name(alias.name)
+                            if full is None:
+                                continue
+                            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                                bindings.setdefault(full, alias.asname.name.value)
+                            else:
+                                top = full.split(".")[0]
+                                bindings.setdefault(top, top)
+            elif isinstance(statement, cst.Try):
+                scan(statement.body.body)
+            elif isinstance(statement, cst.If):
+                scan(statement.body.body)
+
+    scan(module.body)
+    return bindings
+
+
+class TableRewrite(VisitorBasedCodemodCommand):
+    """Rewrite references found in `TABLE` (subclasses give the table and a one-line DESCRIPTION)."""
+
+    METADATA_DEPENDENCIES = (QualifiedNameProvider,)
+    TABLE: ClassVar[Mapping[str, object]] = {}
+
+    def __init__(self, context: CodemodContext) -> None:
+        super().__init__(context)
+        self._replace: dict[int, tuple[int, str]] = {}  # id(reference) -> (hops, target)
+        self._calls: dict[int, cst.Call] = {}  # id(func node) -> its call
+        self._call_entries: dict[int, Replacement] = {}  # id(original call) -> entry (hops 0)
+        self._bindings: dict[str, str] = {}
+        self._identifiers: set[str] = set()
+        self._keep: list[cst.CSTNode] = []    # keeps ids stable while the transform runs
+
+    # ---- lookup (subclasses may override) ------------------------------------------------
+    @classmethod
+    def lookup(cls, canonical_name: str, raw_name: str, call: cst.Call | None) -> Match | None:
+        """The Replacement that owns this reference, or None (the reference stays)."""
+        match = longest_prefix(canonical_name, cls.TABLE)
+        if match is None or not isinstance(match.entry, Replacement):
+            return None
+        return match
+
+    def match_reference(self, node: cst.CSTNode, call: cst.Call | None) -> Match | None:
+        raw = imported_names(node, self.get_metadata(QualifiedNameProvider, node, set()))
+        if not raw:
+            return None
+        matches = {}
+        for name in raw:
+            match = self.lookup(canonical(name), name, call)
+            matches[name] = match
+        distinct = {(m.key, m.hops) if m else None for m in matches.values()}
+        if len(distinct) != 1:
+            return None  # reached through several imports that disagree: the findings pass reports it
+        return next(iter(matches.values()))
+
+    # ---- spelling --------------------------------------------------------------------------
+    def spell(self, target: str) -> cst.BaseExpression:
+        """An expression for `target`, reusing a module-level import or adding one."""
+        for module in sorted(self._bindings, key=len, reverse=True):
+            if target == module or target.startswith(module + "."):
+                return cst.parse_expression(self._bindings[module] + target[len(module):])
+        top, _, rest = target.partition(".")
+        if top == "tensorflow" and "tf" not in self._identifiers:
+            self.add_needed_import("tensorflow", asname="tf")
+            self._bindings["tensorflow"] = "tf"
+            return cst.parse_expression("tf." + rest if rest else "tf")
+        self.add_needed_import(top)
+        self._bindings[top] = top
+        return cst.parse_expression(target)
+
+    # ---- visitors --------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self._bindings = module_bindings(node)
+        collector = _Identifiers()
+        node.visit(collector)
+        self._identifiers = collector.names
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if full and _is_dead(full):
+                self.remove_unused_import_by_node(node)
+                break
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        module = import_module_name(node)
+        if module is None or isinstance(node.names, cst.ImportStar):
+            return False
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name and (_is_dead(module) or _is_dead(f"{module}.{name}")):
+                asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+                self.remove_unused_import(module, name, asname)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._calls[id(node.func)] = node
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if dotted_name(node) is None:
+            return True
+        call = self._calls.get(id(node))
+        match = self.match_reference(node, call)
+        if match is None:
+            return False
+        entry: Replacement = match.entry
+        if match.hops == 0 and unsupported_keywords(entry, call):
+            return False
+        if match.hops == 0 and call is not None:
+            self._call_entries[id(call)] = entry
+        inner: cst.CSTNode = node
+        for _ in range(match.hops):
+            inner = inner.value if isinstance(inner, cst.Attribute) else None
+        if isinstance(inner, cst.Attribute) and entry.target != match.key:
+            self._keep.append(node)
+            self._replace[id(node)] = (match.hops, entry.target)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        # Bare names come from `from M import X`: the import statement is rewritten instead, but
+        # calls still need their keywords translated.
+        call = self._calls.get(id(node))
+        if call is None:
+            return
+        match = self.match_reference(node, call)
+        if match is not None and match.hops == 0 and not unsupported_keywords(match.entry, call):
+            self._call_entries[id(call)] = match.entry
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        pending = self._replace.get(id(original_node))
+        if pending is None:
+            return updated_node
+        hops, target = pending
+        return self._replace_inner(updated_node, hops, target)
+
+    def _replace_inner(self, node: cst.BaseExpression, hops: int, target: str) -> cst.BaseExpression:
+        """`node` with its prefix `hops` attributes deep replaced by the spelling of `target`."""
+        if hops == 0:
+            return self.spell(target).with_changes(lpar=node.lpar, rpar=node.rpar)
+        return node.with_changes(value=self._replace_inner(node.value, hops - 1, target))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        entry = self._call_entries.get(id(original_node))
+        if entry is None:
+            return updated_node
+        args = list(updated_node.args)
+        if entry.rename_kwargs:
+            args = [
+                arg.with_changes(keyword=cst.Name(entry.rename_kwargs[arg.keyword.value]))
+                if arg.keyword is not None and arg.keyword.value in entry.rename_kwargs else arg
+                for arg in args
+            ]
+        if entry.default_args and not args:
+            args = [cst.Arg(cst.parse_expression(text)) for text in entry.default_args]
+        return updated_node.with_changes(args=args)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if len(updated_node.body) != 1 or not isinstance(updated_node.body[0], cst.ImportFrom):
+            return updated_node
+        statement: cst.ImportFrom = updated_node.body[0]
+        module = import_module_name(statement)
+        if module is None or isinstance(statement.names, cst.ImportStar):
+            return updated_node
+        kept: list[cst.ImportAlias] = []
+        moved: dict[str, list[str]] = {}
+        for alias in statement.names:
+            name = dotted_name(alias.name)
+            bound = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            raw = f"{module}.{name}"
+            match = self.lookup(canonical(raw), raw, None) if name and "." not in name else None
+            if match is None or match.hops != 0 or match.entry.target == match.key:
+                kept.append(alias)
+                continue
+            parent, _, last = match.entry.target.rpartition(".")
+            moved.setdefault(parent, []).append(last if last == bound else f"{last} as {bound}")
+        if not moved:
+            return updated_node
+        lines: list[cst.BaseStatement] = []
+        if kept:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            lines.append(updated_node.with_changes(body=[statement.with_changes(names=kept)]))
+        for parent, names in moved.items():
+            lines.append(cst.parse_statement(f"from {parent} import {', '.join(names)}\n"))
+        if not kept:
+            lines[0] = lines[0].with_changes(
+                leading_lines=updated_node.leading_lines, trailing_whitespace=updated_node.trailing_whitespace)
+        return cst.FlattenSentinel(lines)
+
+
+def _is_dead(module: str) -> bool:
+    return any(module == dead or module.startswith(dead + ".") for dead in DEAD_MODULES)

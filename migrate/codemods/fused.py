@@ -1,0 +1,74 @@
+"""All codemods of the pipeline in one traversal (what the engine runs), plus the findings.
+
+Each codemod stays a class of its own (runnable and testable alone); fusing them costs one
+qualified-name analysis per pass instead of one per codemod. Lookups are asked in pipeline
+order and the first claim wins (the tables are disjoint: tests/migrate/test_tables.py).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.metadata import PositionProvider, QualifiedNameProvider
+
+from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.codemods.contrib_data import ContribDataApplyToMethods
+from migrate.codemods.unsupported import FindingCollector
+from migrate.resolve import Match
+
+
+class FusedRewrite(ContribDataApplyToMethods):
+    """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
+
+    DESCRIPTION = "Every migrate codemod in one traversal."
+    METADATA_DEPENDENCIES = (QualifiedNameProvider, PositionProvider)
+    PARTS: ClassVar[tuple[type[TableRewrite], ...]] = ()
+
+    def __init__(self, context: CodemodContext, collector: FindingCollector | None = None) -> None:
+        super().__init__(context)
+        self.collector = collector
+
+    @classmethod
+    def lookup(cls, canonical_name: str, raw_name: str, call: cst.Call | None) -> Match | None:
+        for part in cls.PARTS:
+            match = part.lookup(canonical_name, raw_name, call)
+            if match is not None:
+                return match
+        return None
+
+    def _collect(self, node: cst.CSTNode) -> None:
+        if self.collector is not None:
+            self.collector.check(node, self._names(node), self._calls.get(id(node)),
+                                 self.get_metadata(PositionProvider, node).start)
+
+    # Table behaviour from TableRewrite, structural leave_Call from ContribDataApplyToMethods.
+    def visit_Call(self, node: cst.Call) -> None:
+        TableRewrite.visit_Call(self, node)
+        if self.collector is not None:
+            self.collector.note_call(node, self._names)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if dotted_name(node) is not None:
+            self._collect(node)
+        return TableRewrite.visit_Attribute(self, node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self._collect(node)
+        TableRewrite.visit_Name(self, node)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        rewritten = ContribDataApplyToMethods.leave_Call(self, original_node, updated_node)
+        if rewritten is not updated_node:
+            return rewritten
+        return TableRewrite.leave_Call(self, original_node, updated_node)
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        return TableRewrite.leave_SimpleStatementLine(self, original_node, updated_node)
+
+
+def fuse(pipeline: tuple[type[TableRewrite], ...]) -> type[FusedRewrite]:
+    """A FusedRewrite class over the table codemods of `pipeline`."""
+    parts = tuple(c for c in pipeline if not issubclass(c, ContribDataApplyToMethods))
+    return type("PipelineRewrite", (FusedRewrite,), {"PARTS": parts})

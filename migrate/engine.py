@@ -1,0 +1,127 @@
+"""One source file through the pipeline: decode, parse, report, rewrite to a fixed point, verify, encode.
+
+Safety rules live here: a file that does not parse (Python 2 included) is reported and skipped;
+unchanged files keep their exact bytes (BOM, encoding cookie, CRLF, trailing whitespace); output
+that does not parse again is never returned.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from migrate.codemods import PIPELINE
+from migrate.codemods.fused import fuse
+from migrate.codemods.unsupported import FindingCollector
+from migrate.findings import FileResult, Finding, Location
+
+MAX_PASSES = 4
+REWRITE = fuse(PIPELINE)
+
+# Cheap pre-filter: a module that mentions none of these cannot match any table.
+_TRIGGER = re.compile(rb"tensorflow|tensor2tensor|keras")
+
+_PYTHON2 = re.compile(
+    r"^\s*(print\s+[^\s(=,)][^=]*$|exec\s+[\"'\w]|except\s+[\w.]+\s*,\s*\w+\s*:)|\bur[\"']|`\w+`|\b0[0-7]+\b|\d+L\b",
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    encoding: str
+    bom: bool
+
+
+class SkipFile(Exception):
+    """The file cannot be migrated; carries the finding that says why."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+def decode(data: bytes) -> Decoded:
+    """Text of a Python source, with what is needed to encode it back byte for byte."""
+    bom = data.startswith(codecs.BOM_UTF8)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data[len(codecs.BOM_UTF8) if bom else 0:].decode("utf-8" if encoding == "utf-8-sig" else encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+        raise SkipFile(Finding(Location(1, 0), "MIG003", f"cannot decode the file: {error}",
+                               "save it as UTF-8 or declare its encoding in a `# -*- coding: ... -*-` line"))
+    return Decoded(text, "utf-8" if encoding == "utf-8-sig" else encoding, bom)
+
+
+def encode(text: str, decoded: Decoded) -> bytes:
+    return (codecs.BOM_UTF8 if decoded.bom else b"") + text.encode(decoded.encoding)
+
+
+def parse(text: str) -> cst.Module:
+    """Parse Python 3 source; a failure becomes MIG002 (looks like Python 2) or MIG001."""
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        line, column = error.raw_line, error.raw_column
+        if _PYTHON2.search(text):
+            raise SkipFile(Finding(Location(line, column), "MIG002", "Python 2 source; file skipped",
+                                   "convert it to Python 3 first (e.g. with `pyupgrade` or `2to3`), then migrate"))
+        raise SkipFile(Finding(Location(line, column), "MIG001",
+                               f"does not parse as Python 3: {error.message}; file skipped",
+                               "fix the syntax error, then run migrate again"))
+
+
+def _compiles(text: str) -> bool:
+    try:
+        ast.parse(text)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+def transform(module: cst.Module, filename: str) -> tuple[cst.Module, list[Finding]]:
+    """Run the pipeline until the module stops changing; findings come from the first pass."""
+    collector = FindingCollector(PIPELINE)
+    for number in range(MAX_PASSES):
+        before = module
+        module = REWRITE(CodemodContext(filename=filename), collector if number == 0 else None).transform_module(module)
+        if module.code == before.code:
+            break
+    return module, sorted(collector.findings)
+
+
+def migrate_text(text: str, filename: str = "<string>") -> tuple[str, list[Finding]]:
+    """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done."""
+    module, findings = transform(parse(text), filename)
+    migrated = module.code
+    if migrated != text:
+        try:
+            cst.parse_module(migrated)
+        except cst.ParserSyntaxError as error:
+            raise SkipFile(Finding(Location(1, 0), "MIG004", f"the rewrite did not parse ({error.message})",
+                                   "please report this file; it was left unchanged"))
+        if _compiles(text) and not _compiles(migrated):
+            raise SkipFile(Finding(Location(1, 0), "MIG004", "the rewrite did not compile",
+                                   "please report this file; it was left unchanged"))
+    return migrated, findings
+
+
+def migrate_bytes(data: bytes, path: str) -> FileResult:
+    """Migrate one Python file's bytes; never raises for bad input (the result carries findings)."""
+    if not _TRIGGER.search(data):
+        return FileResult(path, data, None)
+    try:
+        decoded = decode(data)
+        migrated, findings = migrate_text(decoded.text, path)
+    except SkipFile as skip:
+        return FileResult(path, data, None, (skip.finding,), skipped=True)
+    new = encode(migrated, decoded) if migrated != decoded.text else None
+    return FileResult(path, data, new, tuple(findings))

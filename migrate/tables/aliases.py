@@ -1,0 +1,54 @@
+"""Spellings of one TensorFlow API under several module paths, mapped to one canonical prefix.
+
+Matching happens on canonical names: `tensorflow.compat.v1.train.X` and the internal modules
+that TF1 repositories imported directly all hit the same table key. Longest prefix wins.
+"""
+
+CANONICAL_PREFIXES = {
+    "tensorflow.compat.v1": "tensorflow",
+    "tensorflow.compat.v2": "tensorflow",
+    # TPUEstimator and friends, as imported from TF internals or tensorflow_estimator.
+    "tensorflow.contrib.tpu.python.tpu.tpu_estimator": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.tpu_config": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.tpu_optimizer": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu": "tensorflow.contrib.tpu",
+    "tensorflow.python.tpu.tpu_estimator": "tensorflow.contrib.tpu",
+    "tensorflow.python.tpu.tpu_config": "tensorflow.contrib.tpu",
+    "tensorflow.python.tpu.tpu_optimizer": "tensorflow.contrib.tpu",
+    "tensorflow_estimator.python.estimator.tpu.tpu_estimator": "tensorflow.contrib.tpu",
+    "tensorflow_estimator.python.estimator.tpu.tpu_config": "tensorflow.contrib.tpu",
+    "tensorflow_estimator.python.estimator.tpu": "tensorflow.contrib.tpu",
+    "tensorflow.estimator.tpu": "tensorflow.contrib.tpu",
+    "tensorflow_estimator.compat.v1.estimator": "tensorflow.estimator",
+    "tensorflow_estimator.estimator": "tensorflow.estimator",
+    "tensorflow_estimator": "tensorflow.estimator",
+    "tensorflow.python.estimator.estimator": "tensorflow.estimator",
+    "tensorflow.python.estimator.model_fn": "tensorflow.estimator",
+    "tensorflow.python.estimator.run_config": "tensorflow.estimator",
+    "tensorflow.python.estimator.export.export": "tensorflow.estimator.export",
+    "tensorflow.python.estimator.export.export_output": "tensorflow.estimator.export",
+    "tensorflow.python.estimator.export": "tensorflow.estimator.export",
+    "tensorflow.python.estimator": "tensorflow.estimator",
+    "tensorflow.contrib.cluster_resolver.python.training": "tensorflow.contrib.cluster_resolver",
+    "tensorflow.python.distribute.cluster_resolver": "tensorflow.distribute.cluster_resolver",
+    "tensorflow.keras": "keras",
+    "tensorflow.python.keras": "keras",
+}
+
+# Modules that no longer import on current TensorFlow: an import of them that our rewrites
+# leave unused is removed (a used one stays, with a finding at each remaining use).
+DEAD_MODULES = (
+    "tensorflow.contrib",
+    "tensorflow.estimator",
+    "tensorflow.compat.v1.estimator",
+    "tensorflow_estimator",
+    "tensorflow.python.estimator",
+    "tensorflow.python.tpu.tpu_estimator",
+    "tensorflow.python.tpu.tpu_config",
+    "tensorflow.python.tpu.tpu_optimizer",
+    "tensorflow.layers",
+    "tensorflow.compat.v1.layers",
+)
+
+# Prefixes after which the rest of a name is TF2 code already (never moved to tf.compat.v1).
+TF2_NAMESPACES = ("tensorflow.compat.v2",)

@@ -1,0 +1,103 @@
+"""`tf.contrib.*` helpers -> their current TensorFlow equivalents, and what has none.
+
+The `.apply(...)` forms of batch_and_drop_remainder, map_and_batch, parallel_interleave and
+shuffle_and_repeat become Dataset methods in codemods/contrib_data.py (DATASET_METHODS below);
+elsewhere they map to `tf.data.experimental` where TensorFlow still has them.
+"""
+
+from migrate.tables.entries import Replacement, Unsupported
+
+# tf.contrib.data names that tf.data.experimental still provides (TF 2.21).
+_DATA_EXPERIMENTAL = (
+    "AUTOTUNE", "Counter", "CsvDataset", "Optional", "RandomDataset", "Reducer", "SqlDataset", "TFRecordWriter",
+    "bucket_by_sequence_length", "choose_from_datasets", "copy_to_device", "dense_to_sparse_batch",
+    "enumerate_dataset", "get_next_as_optional", "get_single_element", "group_by_reducer", "group_by_window",
+    "ignore_errors", "make_batched_features_dataset", "make_csv_dataset", "make_saveable_from_iterator",
+    "map_and_batch", "parallel_interleave", "parse_example_dataset", "prefetch_to_device", "rejection_resample",
+    "sample_from_datasets", "scan", "shuffle_and_repeat", "unbatch", "unique",
+)
+
+# contrib.data function -> Dataset method that `ds.apply(fn(...))` becomes (codemods/contrib_data.py).
+DATASET_METHODS = {
+    "tensorflow.contrib.data.batch_and_drop_remainder": "batch",
+    "tensorflow.contrib.data.padded_batch_and_drop_remainder": "padded_batch",
+    "tensorflow.contrib.data.map_and_batch": "map+batch",
+    "tensorflow.contrib.data.parallel_interleave": "interleave",
+    "tensorflow.contrib.data.shuffle_and_repeat": "shuffle+repeat",
+}
+
+_SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "graph", "audio", "SummaryWriter")
+
+CONTRIB = {
+    **{f"tensorflow.contrib.data.{name}": Replacement(f"tensorflow.data.experimental.{name}")
+       for name in _DATA_EXPERIMENTAL},
+    # tf.contrib.tpu utilities that live on in tf.compat.v1.tpu.
+    **{f"tensorflow.contrib.tpu.{name}": Replacement(f"tensorflow.compat.v1.tpu.{name}")
+       for name in ("batch_parallel", "bfloat16_scope", "cross_replica_sum", "initialize_system",
+                    "outside_compilation", "replicate", "rewrite", "shard", "shutdown_system")},
+    # tf.contrib.summary was the TF2 summary API in waiting.
+    **{f"tensorflow.contrib.summary.{name}": Replacement(f"tensorflow.summary.{name}") for name in _SUMMARY_UNCHANGED},
+    **{f"tensorflow.contrib.summary.{name}": Replacement(
+        f"tensorflow.summary.{name}", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",))
+       for name in ("scalar", "histogram")},
+    "tensorflow.contrib.summary.image": Replacement(
+        "tensorflow.summary.image", rename_kwargs={"tensor": "data", "max_images": "max_outputs"},
+        unsupported_kwargs=("family", "bad_color")),
+    "tensorflow.contrib.summary.always_record_summaries": Replacement("tensorflow.summary.record_if", default_args=("True",)),
+    "tensorflow.contrib.summary.never_record_summaries": Replacement("tensorflow.summary.record_if", default_args=("False",)),
+    "tensorflow.contrib.summary.all_summary_ops": Replacement("tensorflow.compat.v1.summary.all_v2_summary_ops"),
+    "tensorflow.contrib.summary.initialize": Replacement("tensorflow.compat.v1.summary.initialize"),
+    # Initializers: the uniform Xavier/variance-scaling formulas are the same as glorot/VarianceScaling
+    # uniform (limit sqrt(3 * scale / n)); the truncated-normal ones are not (1.3 vs 1/0.8796**2).
+    "tensorflow.contrib.layers.xavier_initializer": Replacement(
+        "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",)),
+    "tensorflow.contrib.layers.xavier_initializer_conv2d": Replacement(
+        "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",)),
+    # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
+    "tensorflow.contrib.layers.l1_regularizer": Replacement(
+        "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),
+    "tensorflow.contrib.framework.get_or_create_global_step": Replacement("tensorflow.compat.v1.train.get_or_create_global_step"),
+    "tensorflow.contrib.framework.get_global_step": Replacement("tensorflow.compat.v1.train.get_global_step"),
+    "tensorflow.contrib.distribute.MirroredStrategy": Replacement("tensorflow.distribute.MirroredStrategy"),
+    "tensorflow.contrib.distribute.OneDeviceStrategy": Replacement("tensorflow.distribute.OneDeviceStrategy"),
+    "tensorflow.contrib.distribute.get_replica_context": Replacement("tensorflow.distribute.get_replica_context"),
+    "tensorflow.contrib.distribute.get_strategy": Replacement("tensorflow.distribute.get_strategy"),
+    "tensorflow.contrib.distribute.has_strategy": Replacement("tensorflow.distribute.has_strategy"),
+    "tensorflow.contrib.distribute.in_cross_replica_context": Replacement("tensorflow.distribute.in_cross_replica_context"),
+    "tensorflow.distribute.experimental.TPUStrategy": Replacement("tensorflow.distribute.TPUStrategy"),
+}
+
+_NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
+
+UNSUPPORTED = {
+    "tensorflow.contrib.training.HParams": Unsupported(
+        "MIG202", "`{name}` was removed with tf.contrib and TensorFlow has no equivalent",
+        "use a dataclass or types.SimpleNamespace for attribute access; parse()/values()/to_json() need code"),
+    "tensorflow.contrib.tpu.keras_to_tpu_model": Unsupported(
+        "MIG203", "`{name}` needs the model built and compiled inside tf.distribute.TPUStrategy.scope()",
+        "resolver = tf.distribute.cluster_resolver.TPUClusterResolver(...); "
+        "tf.config.experimental_connect_to_cluster(resolver); tf.tpu.experimental.initialize_tpu_system(resolver); "
+        "strategy = tf.distribute.TPUStrategy(resolver); with strategy.scope(): build and compile the model "
+        "(compile(steps_per_execution=...))"),
+    "tensorflow.contrib.tpu.TPUDistributionStrategy": Unsupported(
+        "MIG203", "`{name}` belongs to keras_to_tpu_model; use tf.distribute.TPUStrategy",
+        "strategy = tf.distribute.TPUStrategy(resolver) and build/compile the Keras model in strategy.scope()"),
+    "tensorflow.contrib.distribute.TPUStrategy": Unsupported(
+        "MIG203", "`{name}` had another constructor and step API than tf.distribute.TPUStrategy",
+        "tf.distribute.TPUStrategy(resolver) after tf.tpu.experimental.initialize_tpu_system(resolver); "
+        "run steps with strategy.run"),
+    "tensorflow.contrib.layers.variance_scaling_initializer": Unsupported(
+        "MIG205", "`{name}` has no exact current equivalent (its truncated normal uses another constant)",
+        "tf.compat.v1.variance_scaling_initializer(scale=factor, mode=mode.lower(), distribution='uniform') "
+        "matches it only for uniform=True"),
+    "tensorflow.contrib.layers.l2_regularizer": Unsupported(
+        "MIG205", "`{name}` computed scale * tf.nn.l2_loss(w) = scale * sum(w**2) / 2",
+        "use `lambda w: scale * tf.nn.l2_loss(w)` (tf.keras.regularizers.L2(scale / 2) rounds differently)"),
+    "tensorflow.contrib.slim": Unsupported(
+        "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2", "use the tf_slim package or Keras layers"),
+    "tensorflow.contrib": Unsupported(
+        "MIG301", "`{name}` was removed with tf.contrib and has no equivalent that migrate knows", _NO_EQUIVALENT_HINT),
+    "tensor2tensor": Unsupported(
+        "MIG303", "`{name}` is tensor2tensor internals (deprecated, TF1 only)",
+        "move to trax or port the model to Keras; migrate does not rewrite tensor2tensor"),
+}

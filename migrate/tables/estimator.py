@@ -1,0 +1,27 @@
+"""Estimator family -> estimator_bridge (keys are canonical names, see aliases.py)."""
+
+from migrate.tables.entries import Replacement, Unsupported
+
+_TPU = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig", "CrossShardOptimizer")
+_CORE = ("Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings")
+_HOOKS = ("SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "LoggingTensorHook",
+          "StopAtStepHook", "CheckpointSaverHook", "StepCounterHook", "SummarySaverHook", "NanTensorHook")
+_EXPORT = ("ServingInputReceiver", "TensorServingInputReceiver", "ExportOutput", "PredictOutput",
+           "ClassificationOutput", "RegressionOutput", "build_raw_serving_input_receiver_fn",
+           "build_parsing_serving_input_receiver_fn")
+
+ESTIMATOR = {
+    **{f"tensorflow.contrib.tpu.{name}": Replacement(f"estimator_bridge.{name}") for name in _TPU},
+    # tf.compat.v1.tpu.CrossShardOptimizer would all-reduce a second time under tf.distribute.
+    "tensorflow.tpu.CrossShardOptimizer": Replacement("estimator_bridge.CrossShardOptimizer"),
+    **{f"tensorflow.estimator.{name}": Replacement(f"estimator_bridge.{name}") for name in _CORE + _HOOKS},
+    **{f"tensorflow.estimator.export.{name}": Replacement(f"estimator_bridge.export.{name}") for name in _EXPORT},
+    "tensorflow.contrib.learn.ModeKeys": Replacement("estimator_bridge.ModeKeys"),
+}
+
+# Anything else under these prefixes is reported: estimator_bridge does not provide it.
+ESTIMATOR_UNSUPPORTED = {
+    "tensorflow.estimator": Unsupported(
+        "MIG304", "`{name}` is part of tf.estimator, removed in TensorFlow 2.16, and estimator_bridge does not provide it",
+        "rewrite it with Keras or a custom training loop, or pin TensorFlow <= 2.15 for this part"),
+}
