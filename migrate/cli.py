@@ -89,7 +89,8 @@ def _exit_code(results: Sequence[FileResult], check: bool) -> int:
     if check:
         errors = any(f.severity == Severity.ERROR for r in results for f in r.findings)
         return EXIT_CHANGES if changed or errors else EXIT_CLEAN
-    return EXIT_CHANGES if changed or any(r.findings for r in results) else EXIT_CLEAN
+    reported = any(f.severity != Severity.INFO for r in results for f in r.findings)
+    return EXIT_CHANGES if changed or reported else EXIT_CLEAN
 
 
 def main(argv: Sequence[str] | None = None) -> int:

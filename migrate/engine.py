@@ -18,12 +18,18 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from migrate.codemods import PIPELINE
+from migrate.codemods.tf1_names import TF1NamesToCompatV1
 from migrate.codemods.fused import fuse
 from migrate.codemods.unsupported import FindingCollector
 from migrate.findings import FileResult, Finding, Location
+from migrate.tables.tf2_markers import TF2_ONLY
 
 MAX_PASSES = 4
-REWRITE = fuse(PIPELINE)
+# TF2 files (detected by names TF 1.15 never had) keep their plain tf.X names.
+TF1_PIPELINE = PIPELINE
+TF2_PIPELINE = tuple(c for c in PIPELINE if c is not TF1NamesToCompatV1)
+REWRITES = {TF1_PIPELINE: fuse(TF1_PIPELINE), TF2_PIPELINE: fuse(TF2_PIPELINE)}
+_TF_ALIAS = re.compile(r"^[ \t]*import[ \t]+tensorflow(?:[ \t]+as[ \t]+(\w+))?[ \t]*(?:#.*)?$", re.MULTILINE)
 
 # Cheap pre-filter: a module that mentions none of these cannot match any table.
 _TRIGGER = re.compile(rb"tensorflow|tensor2tensor|keras")
@@ -87,12 +93,27 @@ def _compiles(text: str) -> bool:
         return False
 
 
-def transform(module: cst.Module, filename: str) -> tuple[cst.Module, list[Finding]]:
+def tf2_marker(text: str) -> tuple[str, int] | None:
+    """(name, line) of the first TF2-only name used through `import tensorflow [as X]`, else None."""
+    aliases = {match.group(1) or "tensorflow" for match in _TF_ALIAS.finditer(text)}
+    if not aliases:
+        return None
+    pattern = re.compile(r"\b(?:%s)((?:\.\w+)+)" % "|".join(map(re.escape, sorted(aliases))))
+    for match in pattern.finditer(text):
+        parts = match.group(1)[1:].split(".")
+        for end in range(len(parts), 0, -1):
+            if ".".join(parts[:end]) in TF2_ONLY:
+                return "tf." + ".".join(parts[:end]), text.count("\n", 0, match.start()) + 1
+    return None
+
+
+def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE) -> tuple[cst.Module, list[Finding]]:
     """Run the pipeline until the module stops changing; findings come from the first pass."""
-    collector = FindingCollector(PIPELINE)
+    collector = FindingCollector(pipeline)
+    rewrite = REWRITES[pipeline]
     for number in range(MAX_PASSES):
         before = module
-        module = REWRITE(CodemodContext(filename=filename), collector if number == 0 else None).transform_module(module)
+        module = rewrite(CodemodContext(filename=filename), collector if number == 0 else None).transform_module(module)
         if module.code == before.code:
             break
     return module, sorted(collector.findings)
@@ -100,7 +121,12 @@ def transform(module: cst.Module, filename: str) -> tuple[cst.Module, list[Findi
 
 def migrate_text(text: str, filename: str = "<string>") -> tuple[str, list[Finding]]:
     """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done."""
-    module, findings = transform(parse(text), filename)
+    marker = tf2_marker(text)
+    module, findings = transform(parse(text), filename, TF2_PIPELINE if marker else TF1_PIPELINE)
+    if marker:
+        findings = sorted(findings + [Finding(Location(marker[1], 0), "MIG101", f"uses {marker[0]}, which TF 1.x did not "
+                                              "have: plain tf.X names are read as TF2 and left as they are",
+                                              "spell TF1-only calls tf.compat.v1.X by hand where this file needs them")])
     migrated = module.code
     if migrated != text:
         try:

@@ -17,6 +17,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 from libcst.metadata import QualifiedNameProvider, QualifiedNameSource
 
+from migrate.compat_v1 import tf2_spelling
 from migrate.resolve import Match, canonical, longest_prefix
 from migrate.tables.aliases import DEAD_MODULES
 from migrate.tables.entries import Replacement
@@ -130,6 +131,7 @@ class TableRewrite(VisitorBasedCodemodCommand):
     # ---- spelling --------------------------------------------------------------------------
     def spell(self, target: str) -> cst.BaseExpression:
         """An expression for `target`, reusing a module-level import or adding one."""
+        target = tf2_spelling(target)
         for module in sorted(self._bindings, key=len, reverse=True):
             if target == module or target.startswith(module + "."):
                 return cst.parse_expression(self._bindings[module] + target[len(module):])
@@ -248,7 +250,7 @@ class TableRewrite(VisitorBasedCodemodCommand):
             if match is None or match.hops != 0 or match.entry.target == match.key:
                 kept.append(alias)
                 continue
-            parent, _, last = match.entry.target.rpartition(".")
+            parent, _, last = tf2_spelling(match.entry.target).rpartition(".")
             moved.setdefault(parent, []).append(last if last == bound else f"{last} as {bound}")
         if not moved:
             return updated_node

@@ -146,11 +146,15 @@ class ContribDataApplyToMethods(TableRewrite):
         found = apply_target(original_node, self._names)
         if found is None:
             return updated_node
-        key, _ = found
+        key, original_inner = found
         inner = updated_node.args[0].value
         rewritten = rewrite_apply(updated_node.func.value, key, inner, self.spell)
         if rewritten is None:
             return updated_node
+        if isinstance(original_inner.func, cst.Name):  # `from ... import map_and_batch` may now be unused
+            name = original_inner.func.value
+            for module in ("tensorflow.contrib.data", "tensorflow.data.experimental", "tensorflow.compat.v2.data.experimental"):
+                self.remove_unused_import(module, key.rpartition(".")[2], None if name == key.rpartition(".")[2] else name)
         return rewritten.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:

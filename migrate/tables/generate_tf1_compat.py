@@ -44,6 +44,13 @@ def _same_default(a, b) -> bool:
     return a is b or repr(a) == repr(b)
 
 
+def _same_when_passed(v1_param, v2_param) -> bool:
+    """A parameter a call passes means the same when defaults agree or TF2 requires it (TF1: None)."""
+    if _same_default(v1_param.default, v2_param.default):
+        return True
+    return v2_param.default is v2_param.empty and v1_param.default is None
+
+
 def compatible_call(v1, v2):
     """(positional, keywords) shared by two functions, or None when no call is safe to keep."""
     if inspect.isclass(v1) or inspect.isclass(v2) or not callable(v1) or not callable(v2):
@@ -55,7 +62,7 @@ def compatible_call(v1, v2):
     positional = 0
     for a, b in zip(p1, p2):
         if (a.name, a.kind) != (b.name, b.kind) or a.kind not in (a.POSITIONAL_ONLY, a.POSITIONAL_OR_KEYWORD) \
-                or not _same_default(a.default, b.default):
+                or not _same_when_passed(a, b):
             break
         positional += 1
     by_name = {p.name: p for p in p2}
@@ -63,7 +70,7 @@ def compatible_call(v1, v2):
         a.name for a in p1
         if a.name in by_name and a.kind in (a.POSITIONAL_OR_KEYWORD, a.KEYWORD_ONLY)
         and by_name[a.name].kind in (a.POSITIONAL_OR_KEYWORD, a.KEYWORD_ONLY)
-        and _same_default(a.default, by_name[a.name].default)
+        and _same_when_passed(a, by_name[a.name])
     )
     # A TF2 parameter without default that the shared part cannot supply: no call is safe.
     shared = {p.name for p in p1[:positional]} | set(keywords)
