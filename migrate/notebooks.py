@@ -1,7 +1,7 @@
 """Notebooks: every code cell analysed as one module, magics masked, only changed cells written back.
 
 The code cells are joined with boundary comments, IPython syntax (`%magic`, `!shell`, `x = !cmd`,
-`obj?`) is masked as `pass` lines that keep the indentation (so masked lines inside blocks still
+`obj?`) is masked as placeholder import lines that keep the indentation (so masked lines inside blocks still
 parse) and restored afterwards. Cells run by a non-Python cell magic (`%%bash`, `%%writefile`) are
 left out. The JSON is written back with the file's own indentation and key order; outputs and
 metadata are untouched.
@@ -18,8 +18,9 @@ from migrate.findings import FileResult, Finding, Location
 
 _BOUNDARY = "# migrate-cell-boundary {index}"
 _BOUNDARY_LINE = re.compile(r"^# migrate-cell-boundary (\d+)$")
-_MASK = "pass  # migrate-masked-{index}"
-_MASK_LINE = re.compile(r"^(\s*)pass  # migrate-masked-(\d+)$")
+# An import statement, so that imports added by the codemods go after a leading `!pip install`.
+_MASK = "import migrate_masked_{index}"
+_MASK_LINE = re.compile(r"^(\s*)import migrate_masked_(\d+)$")
 _IPYTHON_LINE = re.compile(r"^(\s*)(?:[!%]|\w+\s*=\s*[!%]|[\w.]+\?\??\s*$|\?)")
 _PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun", "%%debug")
 
