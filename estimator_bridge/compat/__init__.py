@@ -1,0 +1,22 @@
+"""A TF1-shaped `tensorflow` for unchanged TF 1.x-era scripts, served by estimator_bridge.
+
+Three ways in:
+  * `python -m estimator_bridge.run SCRIPT ARGS...` runs a script whose `import tensorflow as
+    tf` then sees TF 1.15's shape: `tf.contrib.tpu.TPUEstimator`, `tf.estimator.*`,
+    `tf.layers.*`, `tf.train.AdamOptimizer`, `tf.logging`, `tf.flags`, `tf.app.run`, ...;
+  * `with estimator_bridge.compat.installed(): ...` does the same in process;
+  * `tf1_namespace()` / `import estimator_bridge.compat.v1 as tf` give the namespace directly.
+
+What it holds is data (`tables.py`); `namespace.py` builds the modules, `imports.py` serves them
+to legacy importers, `contrib.py` implements the few tf.contrib helpers with no TF2 equivalent.
+"""
+
+from estimator_bridge.compat.imports import installed
+from estimator_bridge.compat.namespace import (
+    AliasModule,
+    MissingBridgeSymbol,
+    UnsupportedName,
+    tf1_namespace,
+)
+
+__all__ = ["AliasModule", "MissingBridgeSymbol", "UnsupportedName", "installed", "tf1_namespace"]

@@ -1,0 +1,89 @@
+"""Serve the TF1-shaped namespace to legacy code's `import tensorflow` statements, in process.
+
+`installed()` wraps `builtins.__import__` for as long as the context lasts. An import of
+`tensorflow...` or `tensorflow_estimator...` made by legacy code (the script, its own modules,
+legacy libraries) is answered from the alias tables; the same import made by TensorFlow, Keras,
+estimator_bridge or any other library in `tables.REAL_TENSORFLOW_IMPORTERS` gets the real,
+current TensorFlow. Nothing is written to site-packages and `sys.modules['tensorflow']` stays
+the real module, so the libraries underneath keep working unchanged.
+
+Deep imports of real TensorFlow modules (`from tensorflow.python.ops import init_ops`) pass
+through to TensorFlow. Known limit: `importlib.import_module("tensorflow")` bypasses
+`__import__` and returns the real module.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import importlib
+import threading
+
+from estimator_bridge.compat import namespace, tables
+
+_lock = threading.Lock()
+_install_depth = 0
+_original_import = builtins.__import__
+
+
+def _is_legacy_importer(globals_):
+    """True for code that should see TF1: anything not in the real-TensorFlow library list."""
+    if not globals_:
+        return False
+    module_name = globals_.get("__name__") or ""
+    return module_name.split(".", 1)[0] not in tables.REAL_TENSORFLOW_IMPORTERS
+
+
+def _alias_walk(dotted_name):
+    """Follow explicit alias entries; returns (object, fully resolved?)."""
+    parts = dotted_name.split(".")
+    node = namespace.alias_module(parts[0])
+    for index, part in enumerate(parts[1:], start=1):
+        spec = tables.MODULES.get(node.__name__) if isinstance(node, namespace.AliasModule) else None
+        if spec is None or part not in spec.entries:
+            return node, False
+        node = getattr(node, part)
+        if not isinstance(node, namespace.AliasModule) and index < len(parts) - 1:
+            return node, False
+    return node, True
+
+
+def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
+    target, resolved = _alias_walk(name)
+    if not resolved:
+        # A real TensorFlow module path (tensorflow.python..., tensorflow.compat.v1.nn): let
+        # TensorFlow's own import machinery load it, then hand out what was asked for.
+        real = _original_import(name, globals_, locals_, ["__name__"], level)
+        target = real
+    if fromlist:
+        return target
+    return namespace.alias_module(name.split(".", 1)[0])
+
+
+def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002 (builtin names)
+    if (level == 0 and name.split(".", 1)[0] in tables.ROOTS
+            and _is_legacy_importer(globals)):
+        return _legacy_import(name, globals, locals, fromlist, level)
+    return _original_import(name, globals, locals, fromlist, level)
+
+
+@contextlib.contextmanager
+def installed():
+    """Legacy `import tensorflow` statements get the TF1-shaped namespace inside this block.
+
+    Re-entrant; the original `__import__` is restored when the outermost block exits.
+    """
+    global _install_depth
+    import tensorflow  # noqa: F401  (load the real TensorFlow before anyone asks for the alias)
+    importlib.import_module("estimator_bridge")
+    with _lock:
+        if _install_depth == 0:
+            builtins.__import__ = _import
+        _install_depth += 1
+    try:
+        yield namespace.tf1_namespace()
+    finally:
+        with _lock:
+            _install_depth -= 1
+            if _install_depth == 0:
+                builtins.__import__ = _original_import

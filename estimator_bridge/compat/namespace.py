@@ -1,0 +1,158 @@
+"""Builds the TF1-shaped module objects described by `tables.MODULES`.
+
+Each legacy module becomes an `AliasModule`: a real `types.ModuleType` (so `import ... as`,
+`from ... import`, `dir()` and `inspect` treat it as a module) whose attributes are resolved
+lazily on first access and then cached. Lazy resolution matters twice: the bridge's public names
+are looked up when the script first uses them (a name the bridge gains later just appears), and
+importing the namespace costs nothing beyond TensorFlow itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import types
+
+from estimator_bridge.compat import tables
+
+
+class MissingBridgeSymbol(AttributeError):
+    """The legacy name maps to an estimator_bridge symbol that this version does not have."""
+
+
+class UnsupportedName(AttributeError):
+    """The legacy module has no faithful equivalent for this name."""
+
+
+_MISSING = object()
+
+# Dunder names legacy code reads from `tf` (`print(tf.__version__)`); the rest stay module-own.
+_FORWARDED_DUNDERS = frozenset({"__version__", "__git_version__", "__compiler_version__",
+                                "__cxx11_abi_flag__", "__monolithic_build__"})
+
+
+class AliasModule(types.ModuleType):
+    """One legacy module (e.g. `tensorflow.contrib.tpu`) of the TF1-shaped namespace."""
+
+    def __init__(self, name: str, spec: tables.Module):
+        super().__init__(name, spec.doc)
+        object.__setattr__(self, "_alias_spec", spec)
+
+    def __getattr__(self, attribute):
+        spec = object.__getattribute__(self, "_alias_spec")
+        if attribute.startswith("__") and attribute.endswith("__"):
+            if attribute in _FORWARDED_DUNDERS and "tf:" in spec.fallbacks:
+                return getattr(_real_tf_attribute(""), attribute)
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}")
+        if attribute in spec.entries:
+            value = resolve_target(spec.entries[attribute],
+                                   _display_name(f"{self.__name__}.{attribute}"))
+        else:
+            value = _from_fallbacks(self.__name__, spec.fallbacks, attribute)
+        if not isinstance(value, _Unsupported):
+            object.__setattr__(self, attribute, value)  # cache: later lookups are plain attributes
+        return value
+
+    def __dir__(self):
+        spec = object.__getattribute__(self, "_alias_spec")
+        names = set(spec.entries) | set(super().__dir__())
+        for fallback in spec.fallbacks:
+            if fallback.startswith("tf:"):
+                names |= {name for name in dir(_real_tf_attribute(fallback[3:]))
+                          if not name.startswith("_")}
+        return sorted(names)
+
+    def __repr__(self):
+        return f"<TF1-compat module {self.__name__!r} (estimator_bridge)>"
+
+
+class _Unsupported:
+    """A placeholder that raises a clear NotImplementedError when the legacy code calls it."""
+
+    def __init__(self, legacy_name, message):
+        self.legacy_name, self.message = legacy_name, message
+        self.__name__ = legacy_name.rsplit(".", 1)[-1]
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError(f"{self.legacy_name}: {self.message}")
+
+    def __repr__(self):
+        return f"<unsupported {self.legacy_name}>"
+
+
+def _display_name(dotted):
+    """How legacy code spells it: `tensorflow.contrib.tpu.X` -> `tf.contrib.tpu.X`."""
+    return "tf." + dotted[len("tensorflow."):] if dotted.startswith("tensorflow.") else dotted
+
+
+def _from_fallbacks(module_name, fallbacks, attribute):
+    legacy_name = _display_name(f"{module_name}.{attribute}")
+    for fallback in fallbacks:
+        if fallback.startswith("unsupported-attribute:"):
+            message = tables.UNSUPPORTED[fallback.split(":", 1)[1]]
+            raise UnsupportedName(f"{legacy_name} is not available: {message}")
+        value = getattr(resolve_target(fallback, module_name), attribute, _MISSING)
+        if value is not _MISSING:
+            return value
+    raise AttributeError(f"module {module_name!r} has no attribute {attribute!r}")
+
+
+def resolve_target(target: str, legacy_name: str):
+    """The object a table target string names (see `tables` for the target kinds)."""
+    alternatives = target.split("|")
+    for index, alternative in enumerate(alternatives):
+        kind, _, path = alternative.partition(":")
+        last = index == len(alternatives) - 1
+        if kind == "module":
+            return alias_module(path)
+        if kind == "tf":
+            return _real_tf_attribute(path)
+        if kind == "compat":
+            return getattr(importlib.import_module("estimator_bridge.compat.contrib"), path)
+        if kind == "unsupported":
+            return _Unsupported(legacy_name, tables.UNSUPPORTED[path])
+        if kind == "bridge":
+            value = _bridge_attribute(path)
+            if value is not _MISSING:
+                return value
+            if last:
+                raise MissingBridgeSymbol(
+                    f"{legacy_name} maps to estimator_bridge.{path}, which this version of "
+                    f"estimator_bridge does not define (no `{path}` in estimator_bridge). Use a "
+                    "supported name or update estimator_bridge.")
+            continue
+        raise ValueError(f"unknown target kind {kind!r} in {target!r} for {legacy_name}")
+    raise AssertionError(f"unreachable: {target!r}")
+
+
+def _bridge_attribute(path):
+    value = importlib.import_module("estimator_bridge")
+    for part in path.split("."):
+        value = getattr(value, part, _MISSING)
+        if value is _MISSING:
+            return _MISSING
+    return value
+
+
+def _real_tf_attribute(path):
+    import tensorflow  # the real one: this module is imported before any alias is installed
+
+    value = tensorflow
+    for part in filter(None, path.split(".")):
+        value = getattr(value, part)
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def alias_module(name: str) -> AliasModule:
+    """The single AliasModule for a legacy module path (one object per path per process)."""
+    return AliasModule(name, tables.MODULES[name])
+
+
+def tf1_namespace() -> AliasModule:
+    """The TF1-shaped `tensorflow` module: what `import tensorflow as tf` gives a TF 1.15 script.
+
+    `tf1_namespace().compat.v1` is the same object, as in TF 1.15. Use it in process to run legacy
+    code "with only the imports swapped": `tf = tf1_namespace()`.
+    """
+    return alias_module("tensorflow")

@@ -1,0 +1,302 @@
+"""The TF1-shaped namespace as data: which legacy module path holds which names, and where from.
+
+Pure tables, no logic (the builder is `namespace.py`). Keys of `MODULES` are the dotted module
+paths legacy code imports or reaches by attribute (`tensorflow.contrib.tpu`,
+`tensorflow_estimator.python.estimator.tpu.tpu_estimator`). Each `Module` lists its explicit
+`entries` (name -> target) and `fallbacks` consulted in order for every other name.
+
+Targets are strings:
+  * ``module:<dotted path>``     another module of this table;
+  * ``bridge:<attribute path>``  an attribute of the `estimator_bridge` package, looked up when
+                                 first used, so names the bridge adds later appear by themselves;
+                                 a missing one is an error naming the symbol;
+  * ``tf:<attribute path>``      an attribute of the real, current `tensorflow` (``tf:`` alone is
+                                 the module itself);
+  * ``compat:<name>``            a helper implemented in `estimator_bridge.compat.contrib`;
+  * ``unsupported:<key>``        a function that raises NotImplementedError with
+                                 `UNSUPPORTED[key]` when called;
+  * ``unsupported-attribute:<key>`` (fallbacks only) any other name raises UnsupportedName (an
+                                 AttributeError) with `UNSUPPORTED[key]`;
+  * several targets joined by ``|``: the first that exists (bridge first, TF as fallback).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Module:
+    """One legacy module: explicit names, then fallbacks for every other name."""
+
+    doc: str
+    entries: dict = field(default_factory=dict)
+    fallbacks: tuple = ()
+
+
+# The estimator API a TF 1.15 script sees as `tf.estimator` (and TF 2.x code as
+# `tf.compat.v1.estimator` or `tensorflow_estimator.estimator`).
+_HOOKS = ("SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
+          "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "CheckpointSaverListener",
+          "NanTensorHook", "StepCounterHook", "SummarySaverHook", "ProfilerHook",
+          "FinalOpsHook", "FeedFnHook", "GlobalStepWaiterHook", "SecondOrStepTimer")
+_ESTIMATOR_ENTRIES = {
+    "Estimator": "bridge:Estimator",
+    "EstimatorSpec": "bridge:EstimatorSpec",
+    "ModeKeys": "bridge:ModeKeys",
+    "RunConfig": "bridge:RunConfig",
+    "WarmStartSettings": "bridge:WarmStartSettings",
+    "VocabInfo": "bridge:VocabInfo",
+    "TrainSpec": "bridge:TrainSpec",
+    "EvalSpec": "bridge:EvalSpec",
+    "train_and_evaluate": "bridge:train_and_evaluate",
+    "NanLossDuringTrainingError": "bridge:NanLossDuringTrainingError",
+    "export": "bridge:export",
+    "tpu": "module:tensorflow.estimator.tpu",
+    "experimental": "unsupported:estimator_experimental",
+    "inputs": "unsupported:estimator_inputs",
+    **{hook: f"bridge:{hook}|tf:compat.v1.train.{hook}" for hook in _HOOKS},
+    **{canned: "unsupported:canned_estimator" for canned in (
+        "DNNClassifier", "DNNRegressor", "DNNEstimator", "LinearClassifier", "LinearRegressor",
+        "LinearEstimator", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
+        "DNNLinearCombinedEstimator", "BaselineClassifier", "BaselineRegressor",
+        "BaselineEstimator", "BoostedTreesClassifier", "BoostedTreesRegressor",
+        "BoostedTreesEstimator")},
+}
+_TPU_ESTIMATOR_ENTRIES = {
+    "TPUEstimator": "bridge:TPUEstimator",
+    "TPUEstimatorSpec": "bridge:TPUEstimatorSpec",
+    "RunConfig": "bridge:RunConfig",
+    "TPUConfig": "bridge:TPUConfig",
+    "InputPipelineConfig": "bridge:InputPipelineConfig",
+}
+
+# tf.layers: what estimator_bridge.layers implements; anything else is a clear error.
+LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
+                   "max_pooling2d", "average_pooling1d", "average_pooling2d", "dropout",
+                   "flatten", "batch_normalization")
+
+MODULES = {
+    # ---- the TF1 top level: `import tensorflow as tf`, and `tf.compat.v1` (the same in TF 1.15)
+    "tensorflow": Module(
+        doc="TF1-shaped `tensorflow`: tf.compat.v1 plus tf.contrib/tf.estimator/tf.layers "
+            "served by estimator_bridge.",
+        entries={
+            "contrib": "module:tensorflow.contrib",
+            "estimator": "module:tensorflow.estimator",
+            "layers": "module:tensorflow.layers",
+            "compat": "module:tensorflow.compat",
+            "tpu": "module:tensorflow.tpu",
+        },
+        fallbacks=("tf:compat.v1", "tf:"),
+    ),
+    "tensorflow.compat": Module(
+        doc="`tf.compat`: v1 is the TF1-shaped namespace again, v2 the current TensorFlow.",
+        entries={"v1": "module:tensorflow", "v2": "tf:"},
+        fallbacks=("tf:compat",),
+    ),
+    "tensorflow.tpu": Module(
+        doc="`tf.tpu` / `tf.compat.v1.tpu` with the bridge's CrossShardOptimizer.",
+        entries={"CrossShardOptimizer": "bridge:CrossShardOptimizer"},
+        fallbacks=("tf:compat.v1.tpu",),
+    ),
+    "tensorflow.layers": Module(
+        doc="`tf.layers`: TF1 layer functions from estimator_bridge.layers.",
+        entries={name: f"bridge:layers.{name}" for name in LAYER_FUNCTIONS},
+        fallbacks=("unsupported-attribute:layers",),
+    ),
+    "tensorflow.estimator": Module(
+        doc="`tf.estimator` / `tf.compat.v1.estimator`: estimator_bridge.",
+        entries=_ESTIMATOR_ENTRIES,
+        fallbacks=("unsupported-attribute:estimator",),
+    ),
+    "tensorflow.estimator.tpu": Module(
+        doc="`tf.estimator.tpu` / `tf.compat.v1.estimator.tpu`: estimator_bridge.",
+        entries=_TPU_ESTIMATOR_ENTRIES,
+        fallbacks=("unsupported-attribute:estimator_tpu",),
+    ),
+    # ---- tf.contrib (removed in TF 2.0)
+    "tensorflow.contrib": Module(
+        doc="`tf.contrib`: the parts with a faithful equivalent on current TensorFlow.",
+        entries={
+            "tpu": "module:tensorflow.contrib.tpu",
+            "cluster_resolver": "module:tensorflow.contrib.cluster_resolver",
+            "data": "module:tensorflow.contrib.data",
+            "layers": "module:tensorflow.contrib.layers",
+            "training": "module:tensorflow.contrib.training",
+        },
+        fallbacks=("unsupported-attribute:contrib",),
+    ),
+    "tensorflow.contrib.tpu": Module(
+        doc="`tf.contrib.tpu`: TPUEstimator and friends from estimator_bridge.",
+        entries={
+            **_TPU_ESTIMATOR_ENTRIES,
+            "CrossShardOptimizer": "bridge:CrossShardOptimizer",
+            "keras_to_tpu_model": "unsupported:keras_to_tpu_model",
+            "TPUDistributionStrategy": "unsupported:keras_to_tpu_model",
+            "python": "module:tensorflow.contrib.tpu.python",
+        },
+        fallbacks=("unsupported-attribute:contrib_tpu",),
+    ),
+    "tensorflow.contrib.tpu.python": Module(
+        doc="Old deep import path `tensorflow.contrib.tpu.python.tpu`.",
+        entries={"tpu": "module:tensorflow.contrib.tpu.python.tpu"},
+    ),
+    "tensorflow.contrib.tpu.python.tpu": Module(
+        doc="`from tensorflow.contrib.tpu.python.tpu import tpu_estimator, tpu_config, ...`.",
+        entries={
+            "tpu_estimator": "module:tensorflow.contrib.tpu.python.tpu.tpu_estimator",
+            "tpu_config": "module:tensorflow.contrib.tpu.python.tpu.tpu_config",
+            "tpu_optimizer": "module:tensorflow.contrib.tpu.python.tpu.tpu_optimizer",
+        },
+    ),
+    "tensorflow.contrib.tpu.python.tpu.tpu_estimator": Module(
+        doc="tpu_estimator module names.",
+        entries={"TPUEstimator": "bridge:TPUEstimator",
+                 "TPUEstimatorSpec": "bridge:TPUEstimatorSpec"},
+    ),
+    "tensorflow.contrib.tpu.python.tpu.tpu_config": Module(
+        doc="tpu_config module names.",
+        entries={"RunConfig": "bridge:RunConfig", "TPUConfig": "bridge:TPUConfig",
+                 "InputPipelineConfig": "bridge:InputPipelineConfig"},
+    ),
+    "tensorflow.contrib.tpu.python.tpu.tpu_optimizer": Module(
+        doc="tpu_optimizer module names.",
+        entries={"CrossShardOptimizer": "bridge:CrossShardOptimizer"},
+    ),
+    "tensorflow.contrib.cluster_resolver": Module(
+        doc="`tf.contrib.cluster_resolver`: tf.distribute.cluster_resolver (same classes).",
+        entries={},
+        fallbacks=("tf:distribute.cluster_resolver",),
+    ),
+    "tensorflow.contrib.data": Module(
+        doc="`tf.contrib.data`: tf.data.experimental plus the removed batching helpers.",
+        entries={
+            "batch_and_drop_remainder": "compat:batch_and_drop_remainder",
+            "padded_batch_and_drop_remainder": "compat:padded_batch_and_drop_remainder",
+            "TFRecordDataset": "tf:data.TFRecordDataset",
+        },
+        fallbacks=("tf:data.experimental", "unsupported-attribute:contrib_data"),
+    ),
+    "tensorflow.contrib.layers": Module(
+        doc="`tf.contrib.layers`: initializers, regularizers and layer_norm.",
+        entries={
+            "xavier_initializer": "compat:xavier_initializer",
+            "xavier_initializer_conv2d": "compat:xavier_initializer",
+            "variance_scaling_initializer": "compat:variance_scaling_initializer",
+            "l1_regularizer": "compat:l1_regularizer",
+            "l2_regularizer": "compat:l2_regularizer",
+            "layer_norm": "compat:layer_norm",
+            "flatten": "bridge:layers.flatten",
+        },
+        fallbacks=("unsupported-attribute:contrib_layers",),
+    ),
+    "tensorflow.contrib.training": Module(
+        doc="`tf.contrib.training`: HParams.",
+        entries={"HParams": "compat:HParams"},
+        fallbacks=("unsupported-attribute:contrib_training",),
+    ),
+    # ---- tensorflow_estimator (the pip package TF 1.15-2.15 code imports directly)
+    "tensorflow_estimator": Module(
+        doc="`tensorflow_estimator`: estimator_bridge.",
+        entries={
+            "estimator": "module:tensorflow.estimator",
+            "compat": "module:tensorflow_estimator.compat",
+            "python": "module:tensorflow_estimator.python",
+        },
+    ),
+    "tensorflow_estimator.compat": Module(
+        doc="`tensorflow_estimator.compat.v1`.",
+        entries={"v1": "module:tensorflow_estimator.compat.v1"},
+    ),
+    "tensorflow_estimator.compat.v1": Module(
+        doc="`tensorflow_estimator.compat.v1.estimator`.",
+        entries={"estimator": "module:tensorflow.estimator"},
+    ),
+    "tensorflow_estimator.python": Module(
+        doc="`tensorflow_estimator.python.estimator...` deep imports.",
+        entries={"estimator": "module:tensorflow_estimator.python.estimator"},
+    ),
+    "tensorflow_estimator.python.estimator": Module(
+        doc="`tensorflow_estimator.python.estimator` submodules.",
+        entries={
+            "estimator": "module:tensorflow_estimator.python.estimator.estimator",
+            "model_fn": "module:tensorflow_estimator.python.estimator.model_fn",
+            "run_config": "module:tensorflow_estimator.python.estimator.run_config",
+            "tpu": "module:tensorflow_estimator.python.estimator.tpu",
+        },
+    ),
+    "tensorflow_estimator.python.estimator.estimator": Module(
+        doc="estimator module names.",
+        entries={"Estimator": "bridge:Estimator"},
+    ),
+    "tensorflow_estimator.python.estimator.model_fn": Module(
+        doc="model_fn module names.",
+        entries={"EstimatorSpec": "bridge:EstimatorSpec", "ModeKeys": "bridge:ModeKeys"},
+    ),
+    "tensorflow_estimator.python.estimator.run_config": Module(
+        doc="run_config module names.",
+        entries={"RunConfig": "bridge:RunConfig"},
+    ),
+    "tensorflow_estimator.python.estimator.tpu": Module(
+        doc="`tensorflow_estimator.python.estimator.tpu` submodules.",
+        entries={
+            "tpu_estimator": "module:tensorflow.contrib.tpu.python.tpu.tpu_estimator",
+            "tpu_config": "module:tensorflow.contrib.tpu.python.tpu.tpu_config",
+        },
+    ),
+}
+
+# Roots the import hook serves: `import tensorflow`, `import tensorflow_estimator`.
+ROOTS = ("tensorflow", "tensorflow_estimator")
+
+# Messages for `unsupported:<key>` (raised on call) and `unsupported-attribute:<key>` (raised
+# when an unlisted name is looked up in that module). Each says what to do instead.
+UNSUPPORTED = {
+    "keras_to_tpu_model": (
+        "tf.contrib.tpu.keras_to_tpu_model (TF 1.x Keras-on-TPU) has no equivalent in the "
+        "compat runner. Run `estimator-migrate` on the script: it rewrites the model to "
+        "`tf.distribute.TPUStrategy` with `strategy.scope()` and "
+        "`compile(steps_per_execution=...)`; or, on CPU, drop the keras_to_tpu_model call."),
+    "canned_estimator": (
+        "canned estimators (DNNClassifier, LinearRegressor, ...) are not provided by "
+        "estimator_bridge; only model_fn-based Estimator/TPUEstimator are. Write the model as "
+        "a model_fn or keep this script on TF <= 2.15."),
+    "estimator_experimental": (
+        "tf.estimator.experimental is not provided by estimator_bridge."),
+    "estimator_inputs": (
+        "tf.estimator.inputs (numpy_input_fn/pandas_input_fn) is not provided by "
+        "estimator_bridge; return a tf.data.Dataset from input_fn instead, e.g. "
+        "tf.data.Dataset.from_tensor_slices((features, labels)).batch(params['batch_size'])."),
+    "layers": (
+        "estimator_bridge.layers provides only " + ", ".join(LAYER_FUNCTIONS) + "."),
+    "estimator": (
+        "estimator_bridge does not provide this tf.estimator name."),
+    "estimator_tpu": (
+        "estimator_bridge provides TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig and "
+        "InputPipelineConfig in tf.estimator.tpu."),
+    "contrib": (
+        "tf.contrib was removed in TF 2.0; the compat runner provides tf.contrib.tpu, "
+        "cluster_resolver, data, layers (initializers, regularizers, layer_norm) and "
+        "training.HParams. Run `estimator-migrate` to rewrite the rest."),
+    "contrib_tpu": (
+        "the compat runner provides TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig, "
+        "InputPipelineConfig and CrossShardOptimizer from tf.contrib.tpu."),
+    "contrib_data": (
+        "this tf.contrib.data name has no tf.data.experimental equivalent."),
+    "contrib_layers": (
+        "the compat runner provides xavier_initializer, variance_scaling_initializer, "
+        "l1_regularizer, l2_regularizer, layer_norm and flatten from tf.contrib.layers."),
+    "contrib_training": (
+        "the compat runner provides only HParams from tf.contrib.training."),
+}
+
+# Importers whose `import tensorflow` must keep seeing the real, current TensorFlow: the
+# libraries underneath the bridge. Every other importer (the script, its own modules, legacy
+# libraries) sees the TF1-shaped namespace.
+REAL_TENSORFLOW_IMPORTERS = frozenset({
+    "tensorflow", "tensorflow_estimator", "tensorflow_hub", "tensorboard", "tf_keras", "keras",
+    "absl", "numpy", "google", "ml_dtypes", "h5py", "optree", "namex", "rich", "estimator_bridge",
+    "migrate", "libcst", "scipy", "sklearn", "pandas", "tensorflow_io", "tensorflow_datasets",
+    "tensorflow_text", "tf2onnx", "jax", "torch",
+})

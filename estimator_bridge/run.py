@@ -1,0 +1,76 @@
+"""`python -m estimator_bridge.run [--graph-mode] SCRIPT [ARGS...]`: run a TF1-era script unchanged.
+
+The script runs as `__main__` (via runpy, with `sys.argv = [SCRIPT, *ARGS]` and the script's
+folder first on `sys.path`, as `python SCRIPT ARGS` would), while its `import tensorflow as tf`
+(and its own modules' imports) see the TF1-shaped namespace of `estimator_bridge.compat`. Only
+this process changes: no site-packages edits. The exit code is the script's (`sys.exit(n)`,
+`tf.app.run()`'s), 1 for an uncaught exception, 2 for a usage error.
+
+`--graph-mode` calls `tf.compat.v1.disable_eager_execution()` first, for scripts that build a
+graph and run Sessions at top level (`tf.placeholder`, `tf.Session`). Leave it off for
+(TPU)Estimator scripts: the bridge runs model_fn through tf.function and needs eager mode.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+
+USAGE = "usage: python -m estimator_bridge.run [--graph-mode] SCRIPT [ARGS...]"
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    graph_mode = False
+    while argv and argv[0].startswith("-"):
+        option = argv.pop(0)
+        if option in ("-h", "--help"):
+            print(USAGE)
+            print(__doc__.split("\n", 2)[2].strip())
+            return 0
+        if option == "--graph-mode":
+            graph_mode = True
+        elif option == "--":
+            break
+        else:
+            print(f"{USAGE}\nerror: unknown option {option!r} (options go before SCRIPT)",
+                  file=sys.stderr)
+            return 2
+    if not argv:
+        print(f"{USAGE}\nerror: SCRIPT is required", file=sys.stderr)
+        return 2
+    script, script_args = argv[0], argv[1:]
+    if not os.path.isfile(script):
+        print(f"{USAGE}\nerror: script {script!r} does not exist (or is not a file)",
+              file=sys.stderr)
+        return 2
+
+    from estimator_bridge import compat
+
+    with compat.installed():
+        if graph_mode:
+            import tensorflow
+
+            tensorflow.compat.v1.disable_eager_execution()
+        sys.argv = [script, *script_args]
+        sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as exit_request:
+            return _exit_code(exit_request.code)
+    return 0
+
+
+def _exit_code(code) -> int:
+    """What `python SCRIPT` would exit with for `sys.exit(code)`."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""The TF1-shaped namespace in process: `tf1_namespace()`, `estimator_bridge.compat.v1`,
+`installed()`, and the alias tables themselves (every target must exist)."""
+
+import builtins
+
+import pytest
+import tensorflow as tf
+
+import estimator_bridge
+from estimator_bridge import compat, layers
+from estimator_bridge.compat import contrib, namespace, tables
+
+TF1 = compat.tf1_namespace()
+
+
+def test_tf1_top_level_names_come_from_tf_compat_v1():
+    assert TF1.train.AdamOptimizer is tf.compat.v1.train.AdamOptimizer
+    assert TF1.placeholder is tf.compat.v1.placeholder
+    assert TF1.variable_scope is tf.compat.v1.variable_scope
+    assert TF1.get_variable is tf.compat.v1.get_variable
+    assert TF1.parse_single_example is tf.compat.v1.parse_single_example
+    assert TF1.FixedLenFeature is tf.compat.v1.FixedLenFeature
+    assert TF1.losses.sparse_softmax_cross_entropy is tf.compat.v1.losses.sparse_softmax_cross_entropy
+    assert TF1.metrics.accuracy is tf.compat.v1.metrics.accuracy
+    assert TF1.logging.info is tf.compat.v1.logging.info
+    assert TF1.gfile.GFile is tf.compat.v1.gfile.GFile
+    assert TF1.flags.DEFINE_string is tf.compat.v1.flags.DEFINE_string
+    assert TF1.app.run is tf.compat.v1.app.run
+    assert TF1.__version__ == tf.__version__
+
+
+def test_compat_v1_is_the_same_namespace_and_v2_is_current_tensorflow():
+    assert TF1.compat.v1 is TF1
+    assert TF1.compat.v2 is tf
+    assert TF1.compat.as_bytes is tf.compat.as_bytes
+
+
+def test_layers_point_at_estimator_bridge_layers():
+    for name in tables.LAYER_FUNCTIONS:
+        assert getattr(TF1.layers, name) is getattr(layers, name)
+    with pytest.raises(compat.UnsupportedName, match="tf.layers.separable_conv2d"):
+        TF1.layers.separable_conv2d
+
+
+def test_tpu_estimator_names_come_from_the_bridge_in_every_spelling():
+    for module in (TF1.contrib.tpu, TF1.estimator.tpu, TF1.compat.v1.estimator.tpu):
+        assert module.TPUEstimator is estimator_bridge.TPUEstimator
+        assert module.TPUEstimatorSpec is estimator_bridge.TPUEstimatorSpec
+        assert module.RunConfig is estimator_bridge.RunConfig
+        assert module.TPUConfig is estimator_bridge.TPUConfig
+        assert module.InputPipelineConfig is estimator_bridge.InputPipelineConfig
+    assert TF1.contrib.tpu.CrossShardOptimizer is estimator_bridge.CrossShardOptimizer
+    assert TF1.tpu.CrossShardOptimizer is estimator_bridge.CrossShardOptimizer
+    assert TF1.estimator.Estimator is estimator_bridge.Estimator
+    assert TF1.estimator.EstimatorSpec is estimator_bridge.EstimatorSpec
+    assert TF1.estimator.ModeKeys is estimator_bridge.ModeKeys
+
+
+def test_hooks_fall_back_to_tf_compat_v1_when_the_bridge_has_none():
+    bridge_hook = getattr(estimator_bridge, "LoggingTensorHook", None)
+    expected = bridge_hook or tf.compat.v1.train.LoggingTensorHook
+    assert TF1.estimator.LoggingTensorHook is expected
+
+
+def test_cluster_resolver_is_tf_distribute_s():
+    assert TF1.contrib.cluster_resolver.TPUClusterResolver is \
+        tf.distribute.cluster_resolver.TPUClusterResolver
+
+
+def test_a_missing_bridge_symbol_is_named_in_the_error():
+    with pytest.raises(compat.MissingBridgeSymbol,
+                       match=r"tf\.estimator\.Gone maps to estimator_bridge\.NoSuchSymbol"):
+        namespace.resolve_target("bridge:NoSuchSymbol", "tf.estimator.Gone")
+    assert issubclass(compat.MissingBridgeSymbol, AttributeError)  # hasattr() stays usable
+
+
+def test_unsupported_names_explain_what_to_do():
+    with pytest.raises(NotImplementedError, match="estimator-migrate"):
+        TF1.contrib.tpu.keras_to_tpu_model(object())
+    with pytest.raises(compat.UnsupportedName, match="tf.contrib was removed in TF 2.0"):
+        TF1.contrib.slim
+    assert not hasattr(TF1.contrib, "slim")
+    with pytest.raises(NotImplementedError, match="canned estimators"):
+        TF1.estimator.DNNClassifier(hidden_units=[3])
+
+
+def test_the_v1_module_is_the_namespace():
+    import estimator_bridge.compat.v1 as tf1_module
+
+    assert tf1_module.contrib.tpu.TPUEstimator is estimator_bridge.TPUEstimator
+    assert tf1_module.layers.dense is layers.dense
+    assert tf1_module.train.GradientDescentOptimizer is tf.compat.v1.train.GradientDescentOptimizer
+    assert "contrib" in dir(tf1_module)
+
+
+def run_import(source, module_name):
+    scope = {"__name__": module_name}
+    exec(compile(source, f"<{module_name}>", "exec"), scope)
+    return scope
+
+
+def test_installed_serves_legacy_importers_and_leaves_libraries_alone():
+    original_import = builtins.__import__
+    with compat.installed():
+        legacy = run_import("import tensorflow as tf\n"
+                            "import tensorflow.compat.v1 as tf1\n"
+                            "from tensorflow.contrib import tpu\n"
+                            "from tensorflow.contrib.tpu.python.tpu import tpu_config\n"
+                            "import tensorflow_estimator as tf_estimator\n"
+                            "from tensorflow_estimator.python.estimator.tpu import tpu_estimator\n"
+                            "from tensorflow.python.ops import init_ops\n", "legacy_model")
+        library = run_import("import tensorflow as tf\n", "keras.src.backend")
+    assert builtins.__import__ is original_import
+    assert legacy["tf"] is TF1
+    assert legacy["tf1"] is TF1
+    assert legacy["tpu"].TPUEstimator is estimator_bridge.TPUEstimator
+    assert legacy["tpu_config"].TPUConfig is estimator_bridge.TPUConfig
+    assert legacy["tf_estimator"].estimator.tpu.TPUEstimator is estimator_bridge.TPUEstimator
+    assert legacy["tpu_estimator"].TPUEstimatorSpec is estimator_bridge.TPUEstimatorSpec
+    assert legacy["init_ops"].__name__ == "tensorflow.python.ops.init_ops"
+    assert library["tf"] is tf
+
+
+# ----------------------------------------------------------------------------- the tables
+
+
+def all_targets():
+    for module_name, module in tables.MODULES.items():
+        for attribute, target in module.entries.items():
+            yield f"{module_name}.{attribute}", target
+        for fallback in module.fallbacks:
+            yield f"{module_name}.*", fallback
+
+
+@pytest.mark.parametrize("legacy_name, target", list(all_targets()))
+def test_every_table_target_exists(legacy_name, target):
+    for alternative in target.split("|"):
+        kind, _, path = alternative.partition(":")
+        if kind == "module":
+            assert path in tables.MODULES, legacy_name
+        elif kind == "tf":
+            assert namespace._real_tf_attribute(path) is not None  # raises if missing
+        elif kind == "compat":
+            assert callable(getattr(contrib, path)), legacy_name
+        elif kind in ("unsupported", "unsupported-attribute"):
+            assert path in tables.UNSUPPORTED, legacy_name
+        else:
+            assert kind == "bridge", f"{legacy_name}: unknown target kind {kind!r}"
+
+
+@pytest.mark.parametrize("symbol", ["TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
+                                    "InputPipelineConfig", "CrossShardOptimizer", "Estimator",
+                                    "EstimatorSpec", "ModeKeys", "layers"])
+def test_the_core_bridge_symbols_the_namespace_needs_exist(symbol):
+    assert hasattr(estimator_bridge, symbol)

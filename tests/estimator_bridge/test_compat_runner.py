@@ -1,0 +1,202 @@
+"""`python -m estimator_bridge.run SCRIPT ARGS`: unchanged TF1-era scripts on current TensorFlow.
+
+Real subprocesses throughout. The centre piece is `goldens/compat_tpu_script.py`, a TF 1.x-style
+TPUEstimator program (tf.contrib.tpu, tf.layers with batch norm and UPDATE_OPS, tf.flags,
+tf.app.run, tf.contrib.data, MomentumOptimizer): run through the runner it must print what TF 1.15
+printed (`goldens/compat_tpu_script_tf115.json`, re-recorded live by the oracle test).
+
+Tolerance for the checkpointed variables: atol 1e-6, rtol 1e-6. Measured: at most 1.2e-7 absolute
+between TF 1.15 and the runner after 6 Momentum steps (float32 rounding order); evaluation loss
+and accuracy are identical.
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from estimator_bridge import run
+from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, run_json
+
+GOLDENS = REPO_ROOT / "tests" / "estimator_bridge" / "goldens"
+TPU_SCRIPT = GOLDENS / "compat_tpu_script.py"
+with open(GOLDENS / "compat_tpu_script_tf115.json") as golden_stream:
+    GOLDEN = json.load(golden_stream)
+RTOL, ATOL = 1e-6, 1e-6
+
+
+def runner_env():
+    env = oracle_env()
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    return env
+
+
+def run_through_runner(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "estimator_bridge.run", *map(str, args)],
+                          capture_output=True, text=True, timeout=600, env=runner_env(),
+                          cwd=cwd or REPO_ROOT)
+
+
+def last_json_line(stdout):
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    assert lines, f"no JSON line in stdout:\n{stdout[-2000:]}"
+    return json.loads(lines[-1])
+
+
+def assert_matches_golden(result):
+    assert result["global_step"] == GOLDEN["global_step"]
+    assert result["eval_accuracy"] == GOLDEN["eval_accuracy"]
+    assert result["eval_loss"] == pytest.approx(GOLDEN["eval_loss"], rel=RTOL, abs=ATOL)
+    assert sorted(result["variables"]) == sorted(GOLDEN["variables"])
+    for name, golden_value in GOLDEN["variables"].items():
+        np.testing.assert_allclose(result["variables"][name], golden_value, rtol=RTOL, atol=ATOL,
+                                   err_msg=name)
+
+
+def script(tmp_path, source, name="legacy.py"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+# ----------------------------------------------------------------------------- the TF1 program
+
+
+@pytest.mark.parametrize("spelling", [
+    "contrib", pytest.param("compat_v1", marks=pytest.mark.slow)])
+def test_unchanged_tpu_estimator_script_matches_tf_1_15(tmp_path, spelling):
+    completed = run_through_runner(TPU_SCRIPT, f"--model_dir={tmp_path / 'model'}",
+                                   f"--spelling={spelling}")
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    assert_matches_golden(last_json_line(completed.stdout))
+
+
+def test_golden_records_a_trained_model():
+    assert GOLDEN["tensorflow"] == "1.15.0"
+    assert GOLDEN["global_step"] == 6
+    assert "batch_normalization/moving_mean" in GOLDEN["variables"]
+    assert np.any(np.asarray(GOLDEN["variables"]["batch_normalization/moving_mean"]) != 0)
+    assert "dense/kernel/Momentum" in GOLDEN["variables"]
+
+
+@pytest.mark.oracle
+def test_golden_is_what_tf_1_15_prints_now(tmp_path):
+    live = run_json(oracle_python("tf115"), TPU_SCRIPT, f"--model_dir={tmp_path / 'model'}")
+    live["tensorflow"] = "1.15.0"
+    assert live == GOLDEN, (
+        "oracle A no longer prints goldens/compat_tpu_script_tf115.json; regenerate it by "
+        "running the script there and storing its JSON line (plus \"tensorflow\": \"1.15.0\").")
+
+
+@pytest.mark.oracle
+def test_tf_2_15_compat_v1_spelling_agrees_with_the_golden(tmp_path):
+    live = run_json(oracle_python("tf215"), TPU_SCRIPT, f"--model_dir={tmp_path / 'model'}",
+                    "--spelling=compat_v1")
+    live["tensorflow"] = GOLDEN["tensorflow"]
+    assert_matches_golden(live)
+
+
+# ----------------------------------------------------------------------------- process contract
+
+
+def test_argv_main_name_and_exit_code_are_the_scripts(tmp_path):
+    path = script(tmp_path, """
+        import sys
+        import tensorflow as tf
+
+        tf.flags.DEFINE_integer("code", 0, "exit code")
+        FLAGS = tf.flags.FLAGS
+
+        def main(argv):
+            print("argv", argv, "name", __name__, "code", FLAGS.code)
+            return FLAGS.code
+
+        if __name__ == "__main__":
+            tf.app.run()
+        """)
+    completed = run_through_runner(path, "--code=3", "positional")
+    assert completed.returncode == 3, completed.stderr[-3000:]
+    assert f"argv ['{path}', 'positional'] name __main__ code 3" in completed.stdout
+
+
+def test_an_uncaught_exception_exits_1_with_the_traceback(tmp_path):
+    path = script(tmp_path, """
+        import tensorflow as tf
+        raise RuntimeError("the legacy script failed")
+        """)
+    completed = run_through_runner(path)
+    assert completed.returncode == 1
+    assert "RuntimeError: the legacy script failed" in completed.stderr
+
+
+def test_sys_exit_with_a_message_exits_1_and_prints_it(tmp_path, capsys):
+    # In process (the script imports nothing): run.main() is what `python -m` calls.
+    path = script(tmp_path, """
+        import sys
+        sys.exit("bad flags")
+        """)
+    assert run.main([str(path)]) == 1
+    assert "bad flags" in capsys.readouterr().err
+
+
+def test_the_scripts_own_modules_see_tf1_while_sys_modules_keeps_real_tensorflow(tmp_path):
+    script(tmp_path, """
+        import tensorflow as tf
+
+        def make_layer(inputs):
+            return tf.layers.dense(inputs, 2, name="helper")
+        """, name="helper_module.py")
+    path = script(tmp_path, """
+        import sys
+        import tensorflow as tf
+        import helper_module
+
+        with tf.Graph().as_default():
+            output = helper_module.make_layer(tf.zeros([1, 3]))
+            print("variables", [v.name for v in tf.global_variables()])
+        print("script sees contrib", hasattr(tf, "contrib"))
+        print("sys.modules is real", not hasattr(sys.modules["tensorflow"], "contrib"))
+        """)
+    completed = run_through_runner(path, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "variables ['helper/kernel:0', 'helper/bias:0']" in completed.stdout
+    assert "script sees contrib True" in completed.stdout
+    assert "sys.modules is real True" in completed.stdout
+
+
+SESSION_SCRIPT = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    y = tf.layers.dense(x, 1, kernel_initializer=tf.ones_initializer())
+    with tf.Session() as session:
+        session.run(tf.global_variables_initializer())
+        print("sum", session.run(y, {x: np.array([[1.0, 2.0]], np.float32)}).tolist())
+    """
+
+
+def test_session_scripts_run_in_graph_mode(tmp_path):
+    completed = run_through_runner("--graph-mode", script(tmp_path, SESSION_SCRIPT))
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "sum [[3.0]]" in completed.stdout
+
+
+@pytest.mark.slow
+def test_session_scripts_fail_clearly_without_graph_mode(tmp_path):
+    completed = run_through_runner(script(tmp_path, SESSION_SCRIPT))
+    assert completed.returncode == 1
+    assert "not compatible with eager execution" in completed.stderr
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ([], "SCRIPT is required"),
+    (["--bogus", "x.py"], "unknown option '--bogus'"),
+    (["does_not_exist.py"], "script 'does_not_exist.py' does not exist"),
+])
+def test_usage_errors_exit_2(arguments, message, capsys):
+    assert run.main(arguments) == 2
+    assert message in capsys.readouterr().err
