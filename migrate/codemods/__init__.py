@@ -7,6 +7,7 @@ last so that it only sees names no other codemod claimed.
 from migrate.codemods.cluster_resolvers import ClusterResolversToDistribute
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
 from migrate.codemods.contrib_helpers import ContribHelpersToCurrent
+from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_arguments import KerasArgumentSpellings
 from migrate.codemods.tf1_names import TF1NamesToCompatV1
 from migrate.codemods.tf_layers import TFLayersToBridge
@@ -19,5 +20,6 @@ PIPELINE = (
     ClusterResolversToDistribute,
     ContribHelpersToCurrent,
     KerasArgumentSpellings,
+    EagerForBridge,
     TF1NamesToCompatV1,
 )

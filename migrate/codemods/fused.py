@@ -15,11 +15,14 @@ from libcst.metadata import PositionProvider, QualifiedNameProvider
 
 from migrate.codemods.base import TableRewrite, dotted_name
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
+from migrate.codemods.eager_for_bridge import EagerForBridge
+from migrate.findings import Finding, Location
+from migrate.codemods.eager_for_bridge import SWITCHES
 from migrate.codemods.unsupported import FindingCollector
 from migrate.resolve import Match
 
 
-class FusedRewrite(ContribDataApplyToMethods):
+class FusedRewrite(ContribDataApplyToMethods, EagerForBridge):
     """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
 
     DESCRIPTION = "Every migrate codemod in one traversal."
@@ -64,11 +67,28 @@ class FusedRewrite(ContribDataApplyToMethods):
             return rewritten
         return TableRewrite.leave_Call(self, original_node, updated_node)
 
+    def visit_Module(self, node: cst.Module) -> None:
+        EagerForBridge.visit_Module(self, node)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        key = self.switch_of(node)
+        if key is not None and self.collector is not None:
+            position = self.get_metadata(PositionProvider, node).start
+            self.collector.findings.append(Finding(
+                Location(position.line, position.column), "MIG102",
+                f"`{key.replace('tensorflow.', 'tf.')}()` would turn off eager execution, which estimator_bridge "
+                "needs; replaced (TF1 TensorShape kept)" if SWITCHES[key] else
+                f"`{key.replace('tensorflow.', 'tf.')}()` would turn off eager execution, which estimator_bridge "
+                "needs; removed", "nothing to do unless this file also runs tf.compat.v1.Session code"))
+
     def leave_SimpleStatementLine(self, original_node, updated_node):
+        rewritten = self.rewrite_switch(original_node, updated_node)
+        if rewritten is not None:
+            return rewritten
         return TableRewrite.leave_SimpleStatementLine(self, original_node, updated_node)
 
 
 def fuse(pipeline: tuple[type[TableRewrite], ...]) -> type[FusedRewrite]:
     """A FusedRewrite class over the table codemods of `pipeline`."""
-    parts = tuple(c for c in pipeline if not issubclass(c, ContribDataApplyToMethods))
+    parts = tuple(c for c in pipeline if not issubclass(c, (ContribDataApplyToMethods, EagerForBridge)))
     return type("PipelineRewrite", (FusedRewrite,), {"PARTS": parts})

@@ -1,0 +1,63 @@
+"""Keep eager execution on in estimator code: estimator_bridge traces model_fn inside tf.function.
+
+`tf.disable_v2_behavior()` would switch the whole process to TF1 graph mode, where the bridge
+cannot run; it becomes `tf.compat.v1.disable_v2_tensorshape()`, which keeps the one part TF1
+model code relies on (`shape[0].value`). `tf.disable_eager_execution()` is removed. Applies only
+to modules that use an Estimator (Session-based TF1 scripts need graph mode and keep it).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.resolve import canonical
+
+# canonical name of the switch -> replacement call (None: remove the statement)
+SWITCHES = {
+    "tensorflow.disable_v2_behavior": "tensorflow.compat.v1.disable_v2_tensorshape",
+    "tensorflow.disable_eager_execution": None,
+}
+USES_ESTIMATOR = re.compile(r"\b(?:TPU)?Estimator(?:Spec)?\b")
+
+
+def switch_call(line: cst.SimpleStatementLine, names) -> str | None:
+    """The canonical switch a statement line calls (`tf.disable_v2_behavior()`), else None."""
+    if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+        return None
+    call = line.body[0].value
+    if not isinstance(call, cst.Call) or call.args or dotted_name(call.func) is None:
+        return None
+    keys = {canonical(name) for name in names(call.func)}
+    return keys.pop() if len(keys) == 1 and next(iter(keys)) in SWITCHES else None
+
+
+class EagerForBridge(TableRewrite):
+    DESCRIPTION = "Keep eager mode on in Estimator code (replace tf.disable_v2_behavior, drop disable_eager_execution)."
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self.enabled = bool(USES_ESTIMATOR.search(node.code))
+
+    def switch_of(self, original_node: cst.SimpleStatementLine) -> str | None:
+        if not getattr(self, "enabled", False):
+            return None
+        from libcst.metadata import QualifiedNameProvider
+
+        from migrate.codemods.base import imported_names
+        return switch_call(original_node, lambda n: imported_names(n, self.get_metadata(QualifiedNameProvider, n, set())))
+
+    def rewrite_switch(self, original_node, updated_node):
+        key = self.switch_of(original_node)
+        if key is None:
+            return None
+        replacement = SWITCHES[key]
+        if replacement is None:
+            return cst.RemoveFromParent()
+        return updated_node.with_changes(body=[cst.Expr(cst.Call(func=self.spell(replacement)))])
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        rewritten = self.rewrite_switch(original_node, updated_node)
+        return updated_node if rewritten is None else rewritten
