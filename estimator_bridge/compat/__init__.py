@@ -1,14 +1,17 @@
 """A TF1-shaped `tensorflow` for unchanged TF 1.x-era scripts, served by estimator_bridge.
 
-Three ways in:
+Four ways in:
   * `python -m estimator_bridge.run SCRIPT ARGS...` runs a script whose `import tensorflow as
     tf` then sees TF 1.15's shape: `tf.contrib.tpu.TPUEstimator`, `tf.estimator.*`,
     `tf.layers.*`, `tf.train.AdamOptimizer`, `tf.logging`, `tf.flags`, `tf.app.run`, ...;
   * `with estimator_bridge.compat.installed(): ...` does the same in process;
-  * `tf1_namespace()` / `import estimator_bridge.compat.v1 as tf` give the namespace directly.
+  * `tf1_namespace()`, or `import estimator_bridge.compat.v1 as tf`, give the namespace directly;
+  * `import estimator_bridge.compat as tf` works too: any name this package does not define
+    itself (`installed`, `tf1_namespace`, its submodules) is looked up in the namespace.
 
 What it holds is data (`tables.py`); `namespace.py` builds the modules, `imports.py` serves them
-to legacy importers, `contrib.py` implements the few tf.contrib helpers with no TF2 equivalent.
+to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with no TF2
+equivalent.
 """
 
 from estimator_bridge.compat.imports import installed
@@ -20,3 +23,13 @@ from estimator_bridge.compat.namespace import (
 )
 
 __all__ = ["AliasModule", "MissingBridgeSymbol", "UnsupportedName", "installed", "tf1_namespace"]
+
+
+def __getattr__(name):
+    # PEP 562: only called for names this package lacks, so `tf.contrib`, `tf.layers`,
+    # `tf.train` ... of `import estimator_bridge.compat as tf` come from the TF1 namespace.
+    return getattr(tf1_namespace(), name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(dir(tf1_namespace())))

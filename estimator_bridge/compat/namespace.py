@@ -108,7 +108,7 @@ def resolve_target(target: str, legacy_name: str):
         if kind == "tf":
             return _real_tf_attribute(path)
         if kind == "compat":
-            return getattr(importlib.import_module("estimator_bridge.compat.contrib"), path)
+            return getattr(importlib.import_module("estimator_bridge.compat.contrib_helpers"), path)
         if kind == "unsupported":
             return _Unsupported(legacy_name, tables.UNSUPPORTED[path])
         if kind == "bridge":

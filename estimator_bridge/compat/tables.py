@@ -12,7 +12,7 @@ Targets are strings:
                                  a missing one is an error naming the symbol;
   * ``tf:<attribute path>``      an attribute of the real, current `tensorflow` (``tf:`` alone is
                                  the module itself);
-  * ``compat:<name>``            a helper implemented in `estimator_bridge.compat.contrib`;
+  * ``compat:<name>``            a helper implemented in `estimator_bridge.compat.contrib_helpers`;
   * ``unsupported:<key>``        a function that raises NotImplementedError with
                                  `UNSUPPORTED[key]` when called;
   * ``unsupported-attribute:<key>`` (fallbacks only) any other name raises UnsupportedName (an

@@ -15,7 +15,7 @@ import json
 import numpy as np
 import pytest
 
-from estimator_bridge.compat.contrib import HParams
+from estimator_bridge.compat.contrib_helpers import HParams
 from tests.support.oracles import REPO_ROOT, current_python, oracle_env, oracle_python, run_json
 
 GOLDENS = REPO_ROOT / "tests" / "estimator_bridge" / "goldens"

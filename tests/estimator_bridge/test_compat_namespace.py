@@ -8,7 +8,7 @@ import tensorflow as tf
 
 import estimator_bridge
 from estimator_bridge import compat, layers
-from estimator_bridge.compat import contrib, namespace, tables
+from estimator_bridge.compat import contrib_helpers, namespace, tables
 
 TF1 = compat.tf1_namespace()
 
@@ -141,7 +141,7 @@ def test_every_table_target_exists(legacy_name, target):
         elif kind == "tf":
             assert namespace._real_tf_attribute(path) is not None  # raises if missing
         elif kind == "compat":
-            assert callable(getattr(contrib, path)), legacy_name
+            assert callable(getattr(contrib_helpers, path)), legacy_name
         elif kind in ("unsupported", "unsupported-attribute"):
             assert path in tables.UNSUPPORTED, legacy_name
         else:
@@ -153,3 +153,13 @@ def test_every_table_target_exists(legacy_name, target):
                                     "EstimatorSpec", "ModeKeys", "layers"])
 def test_the_core_bridge_symbols_the_namespace_needs_exist(symbol):
     assert hasattr(estimator_bridge, symbol)
+
+
+def test_the_compat_package_itself_can_be_imported_as_tf():
+    import estimator_bridge.compat as tf1_package
+
+    assert tf1_package.contrib.tpu.TPUEstimator is estimator_bridge.TPUEstimator
+    assert tf1_package.estimator.ModeKeys is estimator_bridge.ModeKeys
+    assert tf1_package.layers.batch_normalization is layers.batch_normalization
+    assert tf1_package.logging.info is tf.compat.v1.logging.info
+    assert tf1_package.compat.v1 is TF1
