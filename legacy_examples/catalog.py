@@ -28,6 +28,9 @@ class LegacyExample:
       exercises: one line for the README table.
       model_dir_flag: the flag that names the model_dir (BERT called it ``--output_dir``).
       serving: for examples that export a SavedModel, where it is and what to feed it.
+      current_tags: {golden tag: tag on current TF} where the oracle's tag was TF1's
+        uniquified op name: BERT's model_fn opens a "loss" name scope, so TF 1.15's Estimator
+        wrote its loss summary as `loss_1`; the bridge writes `loss`.
     """
 
     name: str
@@ -40,6 +43,7 @@ class LegacyExample:
     exercises: str
     model_dir_flag: str = "--model_dir"
     serving: dict | None = None
+    current_tags: dict | None = None
 
     @property
     def folder(self) -> Path:
@@ -77,7 +81,8 @@ EXAMPLES: tuple[LegacyExample, ...] = (
         flags=("--use_tpu=false", "--num_train_steps=30", "--iterations_per_loop=10",
                "--train_batch_size=8", "--eval_batch_size=8", "--predict_batch_size=8",
                "--hidden_dropout_prob=0.0"),
-        tags=("loss",),
+        tags=("loss_1",),
+        current_tags={"loss_1": "loss"},
         variables=("output_weights", "output_bias", "output_weights/adam_m", "output_weights/adam_v",
                    "bert/pooler/dense/kernel", "bert/embeddings/word_embeddings",
                    "bert/embeddings/LayerNorm/gamma",

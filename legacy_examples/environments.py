@@ -35,13 +35,22 @@ def oracle_python(oracle: str) -> Path:
     return python
 
 
+# Variables that importing current TensorFlow sets in os.environ. They must not reach another
+# TensorFlow: TF2_BEHAVIOR=1 (set by `import tensorflow` 2.x) switches TF 1.15 to v2 behaviour,
+# and the iris example then trained from different initial values (loss 1.92 vs 1.09 at step 1).
+LEAKED_BY_TF_IMPORT = ("TF2_BEHAVIOR", "KMP_DUPLICATE_LIB_OK", "KMP_INIT_AT_FORK", "TPU_ML_PLATFORM",
+                       "TPU_ML_PLATFORM_VERSION", "ENABLE_RUNTIME_UPTIME_TELEMETRY",
+                       "HDF5_PLUGIN_PATH")
+NOT_INHERITED = ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "TF_ENABLE_ONEDNN_OPTS") + LEAKED_BY_TF_IMPORT
+
+
 def program_env(*, onednn: bool = True) -> dict[str, str]:
     """Environment for a program subprocess: quiet TF, stable hashing, nothing of ours leaking.
 
     onednn=False sets TF_ENABLE_ONEDNN_OPTS=0: current TF's oneDNN conv/batch-norm kernels
     differ from TF 1.15's by up to ~5e-6 relative (DESIGN.md section 5).
     """
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
     env["PYTHONHASHSEED"] = "0"
     env["CUDA_VISIBLE_DEVICES"] = ""

@@ -5,7 +5,8 @@ What it keeps from that program: conv + `tf.layers.batch_normalization` blocks w
 projection shortcuts, the `UPDATE_OPS` control dependency for the moving averages, L2 weight
 decay on every non-batch-norm variable, momentum SGD with a staircase exponential decay, and a
 `host_call` that writes `tf.contrib.summary` scalars (learning rate, current epoch) from the
-global step. Images are scikit-learn's 8x8 digits, held in memory.
+global step, evaluation after every `steps_per_eval` steps, and a few predictions at the end.
+Images are scikit-learn's 8x8 digits, held in memory.
 
   python resnet_main.py --model_dir=/tmp/resnet --use_tpu=false --train_steps=40
 """
@@ -42,6 +43,8 @@ flags.DEFINE_float("weight_decay", default=1e-4, help="Weight decay coefficiant 
 flags.DEFINE_bool("skip_host_call", default=False, help="Skip the host_call which is executed every training step.")
 flags.DEFINE_integer("save_summary_steps", default=1, help="Estimator summaries every N steps.")
 flags.DEFINE_integer("tf_random_seed", default=7, help="Graph-level random seed.")
+flags.DEFINE_integer("num_predict_images", default=8, help="Evaluation images to classify at the end.")
+flags.DEFINE_integer("predict_batch_size", default=8, help="Batch size for prediction.")
 
 BATCH_NORM_DECAY = 0.9
 BATCH_NORM_EPSILON = 1e-5
@@ -253,7 +256,8 @@ def main(unused_argv):
       model_fn=resnet_model_fn,
       config=config,
       train_batch_size=FLAGS.train_batch_size,
-      eval_batch_size=FLAGS.eval_batch_size)
+      eval_batch_size=FLAGS.eval_batch_size,
+      predict_batch_size=FLAGS.predict_batch_size)
 
   digits_train = DigitsInput(is_training=True)
   digits_eval = DigitsInput(is_training=False)
@@ -275,6 +279,19 @@ def main(unused_argv):
   with tf.gfile.GFile(os.path.join(FLAGS.model_dir, "eval_results.txt"), "w") as writer:
     for key in sorted(eval_results):
       writer.write("%s = %s\n" % (key, str(eval_results[key])))
+
+  if FLAGS.num_predict_images:
+    predict_images = digits_eval.images[:FLAGS.num_predict_images]
+
+    def predict_input_fn(params):
+      dataset = tf.data.Dataset.from_tensor_slices({"feature": predict_images})
+      return dataset.batch(params["batch_size"])
+
+    with tf.gfile.GFile(os.path.join(FLAGS.model_dir, "predictions.tsv"), "w") as writer:
+      writer.write("classes\t" + "\t".join("probabilities_%d" % i for i in range(NUM_CLASSES)) + "\n")
+      for prediction in resnet_classifier.predict(predict_input_fn):
+        writer.write("%d\t%s\n" % (prediction["classes"], "\t".join(
+            str(p) for p in prediction["probabilities"])))
 
 
 if __name__ == "__main__":
