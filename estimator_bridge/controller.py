@@ -85,6 +85,10 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
       RuntimeError: a loop ran but the global step did not move (train_op does not increment it).
     """
     step = plan.start_step
+    saving = bool(plan.save_checkpoints_steps) or plan.save_checkpoints_secs is not None
+    if not saving:
+        # TF1: with neither save_checkpoints_steps nor _secs there is no CheckpointSaverHook.
+        save_checkpoint = lambda step: None  # noqa: E731
     save_checkpoint(step)
     last_checkpoint_step, last_checkpoint_time = step, time.monotonic()
     summary_timer = EveryNSteps(plan.save_summary_steps)

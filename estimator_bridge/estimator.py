@@ -130,6 +130,8 @@ class _EstimatorBase:
                                  require_params=self._require_params)
 
     def _build(self, mode, data):
+        if mode in self._built_modes:
+            return
         if self._config.tf_random_seed is not None and not self._built_modes:
             tf.random.set_seed(self._config.tf_random_seed)
         build.build_variables(cache=self._cache, model_function=self._model_function(),
@@ -250,6 +252,8 @@ class _EstimatorBase:
         if prefix is None:
             logger.info("Could not find trained model in model_dir: %s, running initialization "
                         "to evaluate.", self._model_dir)
+            with deployment.strategy.scope():
+                self._cache.reset_to_initial_values()
         self._restore(prefix)
         eval_loop = self._loop(ModeKeys.EVAL, data, lambda: loops.EvalLoop(
             deployment=deployment, cache=self._cache, host_cache=self._host_cache,

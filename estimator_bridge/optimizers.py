@@ -74,7 +74,21 @@ class CrossShardOptimizer(tf.compat.v1.train.Optimizer):
         return self._opt.compute_gradients(loss, var_list=var_list, **kwargs)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        """Applies the gradients summed over replicas (tf.distribute's SUM all-reduce)."""
+        """Applies the gradients summed over replicas (tf.distribute's SUM all-reduce).
+
+        A v1 Optimizer's own apply_gradients sums them (merge_call); a subclass that overrides
+        apply_gradients (BERT's AdamWeightDecayOptimizer) does not, so for those the sum is
+        taken here, once, as TPU's cross_replica_sum did.
+        """
+        grads_and_vars = list(grads_and_vars)
+        context = tf.distribute.get_replica_context()
+        overrides = type(self._opt).apply_gradients is not tf.compat.v1.train.Optimizer.apply_gradients
+        if overrides and context is not None and context.num_replicas_in_sync > 1:
+            present = [i for i, (grad, _) in enumerate(grads_and_vars) if grad is not None]
+            summed = context.all_reduce(tf.distribute.ReduceOp.SUM,
+                                        [grads_and_vars[i][0] for i in present])
+            for i, grad in zip(present, summed):
+                grads_and_vars[i] = (grad, grads_and_vars[i][1])
         return self._opt.apply_gradients(grads_and_vars, global_step=global_step, name=name)
 
     def get_slot(self, *args, **kwargs):

@@ -68,6 +68,30 @@ def _initial_value_fn(name, initial_value):
     return lambda: value
 
 
+def _default_replica_aggregation(creation: dict, strategy) -> None:
+    """On several replicas, lets TF1 code assign model variables inside the replica function.
+
+    A mirrored variable with aggregation NONE cannot be assigned in replica context ("You must
+    specify an aggregation method to update a MirroredVariable in Replica Context"), yet TF1
+    code does exactly that: BERT's hand-written optimizer (`param.assign(...)` after the
+    gradients were all-reduced, so every replica assigns the same value) and moving averages in
+    UPDATE_OPS. MEAN makes those assignments agree across replicas (identical values stay
+    identical; per-replica batch statistics are averaged, as for a global batch). Variables
+    updated by a v1 optimizer's own apply_gradients are unaffected (that path updates in
+    cross-replica context). Integer variables use ONLY_FIRST_REPLICA, like the global step.
+    """
+    if strategy.num_replicas_in_sync <= 1:
+        return
+    aggregation = creation.get("aggregation", tf.VariableAggregation.NONE)
+    synchronization = creation.get("synchronization", tf.VariableSynchronization.AUTO)
+    if aggregation != tf.VariableAggregation.NONE or \
+            synchronization == tf.VariableSynchronization.ON_READ:
+        return
+    dtype = tf.as_dtype(creation.get("dtype") or tf.float32)
+    creation["aggregation"] = (tf.VariableAggregation.MEAN if dtype.is_floating
+                               else tf.VariableAggregation.ONLY_FIRST_REPLICA)
+
+
 class VariableCache:
     """Creates each TF1 variable once and hands the same object to every trace and replica.
 
@@ -152,7 +176,9 @@ class VariableCache:
         name = kwargs.get("name") or "Variable"
         if isinstance(name, bytes):
             name = name.decode()
-        name = name.split(":")[0]
+        # Slots are requested as "dense/kernel/Adam/" (a name scope ending in "/" names the
+        # op exactly); the variable, and TF1's checkpoint key, is "dense/kernel/Adam".
+        name = name.split(":")[0].rstrip("/")
         with self._lock:
             count_key = (threading.get_ident(), name)
             count = self._request_counts.get(count_key, 0)
@@ -199,6 +225,7 @@ class VariableCache:
                         name=key, dtype=creation.get("dtype"),
                         shape=creation.get("shape"))
             else:
+                _default_replica_aggregation(creation, self._strategy)
                 with self._without_self(), self._strategy.scope():
                     variable = tf.Variable(initial_value=initial_value, **creation)
             self._variables[key] = variable

@@ -4,17 +4,27 @@ It is written once and run in three flavours so that the numbers can only differ
 TensorFlow underneath, never by the program:
   * ``tf115``  : TF 1.15, ``tf.contrib.tpu.TPUEstimator(use_tpu=False)`` (oracle A);
   * ``tf215``  : TF 2.15 + tf-estimator-nightly, ``tf.compat.v1.estimator.tpu`` (oracle B);
-  * ``bridge`` : current TensorFlow through ``estimator_bridge`` (added by the bridge-core work).
+  * ``bridge`` : current TensorFlow through ``estimator_bridge`` (one import changed).
 
-Usage: python design_probe.py FLAVOUR MODEL_DIR  -> prints one JSON line with the results.
+The training loss at a step is read from the `loss` summaries the estimator writes into
+MODEL_DIR (save_summary_steps=1), never from hooks, so every flavour is measured the same way.
+
+Usage: python design_probe.py FLAVOUR MODEL_DIR [REPLICAS]  -> prints one JSON line.
+REPLICAS (bridge only) runs the same program as a TPU program on that many emulated cores:
+use_tpu=True, TPUConfig(num_shards=REPLICAS), same global batch, CrossShardOptimizer.
 """
 
 import json
+import os
 import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from tests.support.events import read_scalars  # noqa: E402
+
 FLAVOUR, MODEL_DIR = sys.argv[1], sys.argv[2]
+REPLICAS = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 LOGGED_STEPS = (1, 2, 50, 100)
 
 import tensorflow as tf  # noqa: E402
@@ -30,32 +40,18 @@ elif FLAVOUR == "tf215":
 elif FLAVOUR == "bridge":
     import estimator_bridge as tpu
 
+    if REPLICAS > 1:
+        tpu.configure_logical_cpus(REPLICAS)
     tf1 = tf.compat.v1
     layers = tpu.layers
 else:
     raise SystemExit("unknown flavour %r: expected tf115, tf215 or bridge" % FLAVOUR)
 
 tf1.logging.set_verbosity(tf1.logging.ERROR) if hasattr(tf1, "logging") else None
+TRAIN = tpu.ModeKeys.TRAIN if FLAVOUR == "bridge" else tf1.estimator.ModeKeys.TRAIN
 
 FEATURES = np.random.RandomState(0).randn(256, 8).astype(np.float32)
 LABELS = ((FEATURES[:, 0] > 0).astype(np.int32) + (FEATURES[:, 1] > 1).astype(np.int32)).astype(np.int32)
-
-recorded_losses = {}
-
-
-class RecordLossHook(tf1.train.SessionRunHook):
-    """Records the training loss at LOGGED_STEPS (the step number after the update)."""
-
-    def __init__(self, loss, global_step):
-        self._fetches = {"loss": loss, "step": global_step}
-
-    def before_run(self, run_context):
-        return tf1.train.SessionRunArgs(self._fetches)
-
-    def after_run(self, run_context, run_values):
-        step = int(run_values.results["step"])
-        if step + 1 in LOGGED_STEPS:
-            recorded_losses[step + 1] = float(run_values.results["loss"])
 
 
 def input_fn(params):
@@ -74,23 +70,28 @@ def model_fn(features, labels, mode, params):
     loss = tf1.losses.sparse_softmax_cross_entropy(labels, logits)
     global_step = tf1.train.get_global_step()
     train_op = None
-    hooks = []
-    if mode == tf1.estimator.ModeKeys.TRAIN if FLAVOUR != "bridge" else mode == tpu.ModeKeys.TRAIN:
-        train_op = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step)
-        hooks = [RecordLossHook(loss, global_step)]
+    if mode == TRAIN:
+        optimizer = tf1.train.GradientDescentOptimizer(0.1)
+        if params["use_tpu"]:
+            optimizer = tpu.CrossShardOptimizer(optimizer)
+        train_op = optimizer.minimize(loss, global_step)
     return tpu.TPUEstimatorSpec(mode=mode, loss=loss, train_op=train_op,
-                                eval_metrics=(metric_fn, [labels, logits]), training_hooks=hooks)
+                                eval_metrics=(metric_fn, [labels, logits]))
 
 
-config = tpu.RunConfig(model_dir=MODEL_DIR,
-                       tpu_config=tpu.TPUConfig(iterations_per_loop=10))
-estimator = tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
+# save_summary_steps=1: the estimator writes the `loss` summary at every step (the same way on
+# every flavour; tests/support/events.py reads them back).
+config = tpu.RunConfig(model_dir=MODEL_DIR, save_summary_steps=1,
+                       tpu_config=tpu.TPUConfig(iterations_per_loop=10,
+                                                num_shards=REPLICAS or None))
+estimator = tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=REPLICAS > 0,
                              train_batch_size=32, eval_batch_size=32)
 estimator.train(input_fn, max_steps=100)
 metrics = estimator.evaluate(input_fn, steps=4)
+all_losses = read_scalars(MODEL_DIR, "loss")
 print(json.dumps({
     "tensorflow": tf.__version__,
-    "train_loss": {str(k): v for k, v in sorted(recorded_losses.items())},
+    "train_loss": {str(k): all_losses[k] for k in LOGGED_STEPS},
     "eval_loss": float(metrics["loss"]),
     "eval_accuracy": float(metrics["accuracy"]),
     "global_step": int(metrics["global_step"]),

@@ -1,0 +1,123 @@
+"""The bridge reproduces TF 1.15's TPUEstimator: per-step losses, eval metrics, checkpoints.
+
+Expected numbers come from `core_goldens/tf115_cases.json` and `design_probe_tf115.json`,
+recorded by `core_goldens/record.py` in the TF 1.15 oracle (re-recorded live by the oracle
+test `test_core_oracle.py`). Cases with random initialisers start from TF 1.15's own
+`model.ckpt-0` (DESIGN.md section 5), so the weights are identical at step 0.
+
+Tolerances (measured): per-step training losses agree to 2e-7 relative, eval values to 1e-7;
+rtol 1e-6 leaves room for float32 summation order and nothing more.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+from tests.estimator_bridge.core_goldens.record import (
+    CASES, DESIGN_PROBE, DESIGN_PROBE_GOLDEN_FILE, GOLDEN_FILE, PROGRAM, initial_checkpoint_dir)
+from tests.support.oracles import current_python, run_json
+
+RTOL = 1e-6
+
+
+def _load_program():
+    spec = importlib.util.spec_from_file_location("bridge_cases", PROGRAM)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bridge_cases = _load_program()
+
+
+@pytest.fixture(scope="module")
+def goldens():
+    return json.loads(GOLDEN_FILE.read_text())
+
+
+def run_bridge(case, tmp_path, replicas=0):
+    init = initial_checkpoint_dir(case)
+    return bridge_cases.run("bridge", case, str(tmp_path / "model"),
+                            str(init) if init else None, replicas)
+
+
+def assert_same_run(bridge, golden, *, rtol=RTOL, compare_files=True):
+    assert sorted(bridge["train_loss"], key=int) == sorted(golden["train_loss"], key=int)
+    steps = sorted(golden["train_loss"], key=int)
+    np.testing.assert_allclose([bridge["train_loss"][s] for s in steps],
+                               [golden["train_loss"][s] for s in steps], rtol=rtol,
+                               err_msg="per-step training loss")
+    assert bridge["global_step"] == golden["global_step"]
+    assert sorted(bridge["eval"]) == sorted(golden["eval"])
+    for name, value in golden["eval"].items():
+        assert bridge["eval"][name] == pytest.approx(value, rel=rtol), name
+    for name, values in golden["final_weights"].items():
+        np.testing.assert_allclose(bridge["final_weights"][name], values, rtol=rtol * 10,
+                                   atol=1e-6, err_msg=name)
+    if compare_files:
+        assert bridge["checkpoints"] == golden["checkpoints"]
+        assert bridge["eval_summaries"] == pytest.approx(golden["eval_summaries"], rel=rtol)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c != "resume"])
+def test_bridge_matches_tf115_on_one_device(case, goldens, tmp_path):
+    bridge = run_bridge(case, tmp_path)
+    golden = goldens[case]
+    assert golden["tensorflow"] == "1.15.0"
+    assert_same_run(bridge, golden)
+    # evaluate(steps=None) on a finite dataset ends at OutOfRange and keeps the partial batch.
+    for name, value in golden["eval_to_end"].items():
+        assert bridge["eval_to_end"][name] == pytest.approx(value, rel=RTOL), name
+
+
+def test_resume_continues_where_the_first_train_call_stopped(goldens, tmp_path):
+    """train(max_steps=50) then a new estimator's train(max_steps=100): losses at 51 and on."""
+    bridge = run_bridge("resume", tmp_path)
+    # the second call's first step is step 51 and it is logged (SummarySaverHook fires first).
+    assert "51" in bridge["train_loss"] and "50" in bridge["train_loss"]
+    assert_same_run(bridge, goldens["resume"])
+
+
+def test_design_probe_matches_tf115_at_the_logged_steps(tmp_path):
+    """DESIGN.md section 6, unchanged program with `import estimator_bridge as tpu`."""
+    golden = json.loads(DESIGN_PROBE_GOLDEN_FILE.read_text())
+    bridge = run_json(current_python(), DESIGN_PROBE, "bridge", str(tmp_path / "model"))
+    assert sorted(bridge["train_loss"]) == sorted(golden["train_loss"]) == ["1", "100", "2", "50"]
+    for step, loss in golden["train_loss"].items():
+        assert bridge["train_loss"][step] == pytest.approx(loss, rel=RTOL), step
+    assert bridge["eval_accuracy"] == golden["eval_accuracy"]
+    assert bridge["eval_loss"] == pytest.approx(golden["eval_loss"], rel=RTOL)
+    assert bridge["global_step"] == golden["global_step"] == 100
+
+
+# 8 replicas at the same global batch (4 rows each) against 1 replica. rtol 1e-5 as the issue
+# states; measured: 6e-8 on the losses (the 8 partial gradients are summed in another order).
+REPLICA_RTOL = 1e-5
+
+
+def test_design_probe_on_8_replicas_matches_one_replica(tmp_path):
+    golden = json.loads(DESIGN_PROBE_GOLDEN_FILE.read_text())
+    eight = run_json(current_python(), DESIGN_PROBE, "bridge", str(tmp_path / "model"), "8")
+    for step, loss in golden["train_loss"].items():
+        assert eight["train_loss"][step] == pytest.approx(loss, rel=REPLICA_RTOL), step
+    assert eight["eval_accuracy"] == golden["eval_accuracy"]
+    assert eight["eval_loss"] == pytest.approx(golden["eval_loss"], rel=REPLICA_RTOL)
+
+
+# update_ops is left out: its batch mean is per replica (4 rows on 8 replicas, 32 on one), so
+# the program itself differs between 1 and 8 cores, on a TPU as here.
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [c for c in CASES if c not in ("gd", "update_ops")])
+def test_bridge_on_8_replicas_matches_tf115_on_one_device(case, goldens, tmp_path):
+    bridge = run_bridge(case, tmp_path, replicas=8)
+    assert_same_run(bridge, goldens[case], rtol=REPLICA_RTOL)
+
+
+@pytest.mark.slow
+def test_gd_case_on_8_replicas_matches_tf115_on_one_device(goldens, tmp_path):
+    bridge = run_bridge("gd", tmp_path, replicas=8)
+    assert_same_run(bridge, goldens["gd"], rtol=REPLICA_RTOL)
