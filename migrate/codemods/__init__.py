@@ -9,12 +9,14 @@ from migrate.codemods.contrib_data import ContribDataApplyToMethods
 from migrate.codemods.contrib_helpers import ContribHelpersToCurrent
 from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_arguments import KerasArgumentSpellings
+from migrate.codemods.keras_tpu import KerasToTPUStrategy
 from migrate.codemods.tf1_names import TF1NamesToCompatV1
 from migrate.codemods.tf_layers import TFLayersToBridge
 from migrate.codemods.tpu_estimator import TPUEstimatorToBridge
 
 PIPELINE = (
     ContribDataApplyToMethods,
+    KerasToTPUStrategy,
     TPUEstimatorToBridge,
     TFLayersToBridge,
     ClusterResolversToDistribute,

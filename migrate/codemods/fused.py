@@ -16,13 +16,14 @@ from libcst.metadata import PositionProvider, QualifiedNameProvider
 from migrate.codemods.base import TableRewrite, dotted_name
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
 from migrate.codemods.eager_for_bridge import EagerForBridge
+from migrate.codemods.keras_tpu import KerasToTPUStrategy, plan as keras_plan
 from migrate.findings import Finding, Location
 from migrate.codemods.eager_for_bridge import SWITCHES
 from migrate.codemods.unsupported import FindingCollector
 from migrate.resolve import Match
 
 
-class FusedRewrite(ContribDataApplyToMethods, EagerForBridge):
+class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy):
     """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
 
     DESCRIPTION = "Every migrate codemod in one traversal."
@@ -71,6 +72,10 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge):
         EagerForBridge.visit_Module(self, node)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if self.collector is not None:
+            planned = keras_plan(node, self._names)
+            if planned is not None:
+                self.collector.handled.update(id(func) for func in planned[1]["handled"])
         key = self.switch_of(node)
         if key is not None and self.collector is not None:
             position = self.get_metadata(PositionProvider, node).start
@@ -83,12 +88,19 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge):
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
         rewritten = self.rewrite_switch(original_node, updated_node)
+        if rewritten is None:
+            rewritten = self.rewrite_keras_tpu(original_node, updated_node, self._names)
         if rewritten is not None:
             return rewritten
         return TableRewrite.leave_SimpleStatementLine(self, original_node, updated_node)
 
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        renamed = self.rename_method(original_node, updated_node)
+        return renamed if renamed is not None else TableRewrite.leave_Attribute(self, original_node, updated_node)
+
 
 def fuse(pipeline: tuple[type[TableRewrite], ...]) -> type[FusedRewrite]:
     """A FusedRewrite class over the table codemods of `pipeline`."""
-    parts = tuple(c for c in pipeline if not issubclass(c, (ContribDataApplyToMethods, EagerForBridge)))
+    parts = tuple(c for c in pipeline if not issubclass(c, (ContribDataApplyToMethods, EagerForBridge,
+                                                            KerasToTPUStrategy)))
     return type("PipelineRewrite", (FusedRewrite,), {"PARTS": parts})

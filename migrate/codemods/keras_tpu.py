@@ -1,0 +1,176 @@
+"""`keras_to_tpu_model` / `TPUDistributionStrategy` -> Keras on `tf.distribute.TPUStrategy`.
+
+keras_to_tpu_model cloned the compiled model onto the TPU, copied its weights and compiled the
+clone with the same optimizer, loss and metrics. The same in TF2, where it has to happen inside
+`strategy.scope()`:
+
+    tpu_model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=tf.contrib.tpu.TPUDistributionStrategy(R))
+->
+    strategy = tf.distribute.TPUStrategy(<R after connect + initialize_tpu_system>)
+    with strategy.scope():
+        tpu_model = tf.keras.models.clone_model(model)
+        tpu_model.set_weights(model.get_weights())
+        tpu_model.compile_from_config(model.get_compile_config())
+
+Handled: `X = keras_to_tpu_model(M, strategy=S)` and `return keras_to_tpu_model(...)` with M a
+name, S an inline TPUDistributionStrategy(R) or a name; `S = TPUDistributionStrategy(R)` on its
+own line. Other shapes stay and are reported (MIG203). `.experimental_run_v2(` becomes `.run(`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import libcst as cst
+
+from libcst.metadata import QualifiedNameProvider
+
+from migrate.codemods.base import TableRewrite, dotted_name, imported_names
+from migrate.resolve import canonical
+
+KERAS_TO_TPU = "tensorflow.contrib.tpu.keras_to_tpu_model"
+TPU_DISTRIBUTION = "tensorflow.contrib.tpu.TPUDistributionStrategy"
+# Strategy methods renamed in TF 2.2 (a method name only tf.distribute strategies had).
+RENAMED_METHODS = {"experimental_run_v2": "run"}
+
+Names = Callable[[cst.CSTNode], set]
+
+
+def _key(node: cst.BaseExpression, names: Names) -> str | None:
+    if dotted_name(node) is None:
+        return None
+    keys = {canonical(name) for name in names(node)}
+    return keys.pop() if len(keys) == 1 else None
+
+
+def _call_of(node: cst.BaseExpression, key: str, names: Names) -> cst.Call | None:
+    if isinstance(node, cst.Call) and _key(node.func, names) == key:
+        return node
+    return None
+
+
+def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if (arg.keyword is None and index == position) or (arg.keyword is not None and arg.keyword.value == keyword):
+            return arg.value
+    return None
+
+
+def strategy_resolver(call: cst.Call) -> cst.BaseExpression | None:
+    """R of TPUDistributionStrategy(R) (its only argument that matters here), else None."""
+    if any(arg.keyword is not None and arg.keyword.value not in ("tpu_cluster_resolver",) for arg in call.args):
+        return None
+    return _argument(call, 0, "tpu_cluster_resolver")
+
+
+def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None:
+    """What to do with a statement line: ("strategy"|"model", parts), or None when not handled."""
+    if len(line.body) != 1:
+        return None
+    statement = line.body[0]
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
+            and isinstance(statement.targets[0].target, cst.Name):
+        target, value = statement.targets[0].target.value, statement.value
+    elif isinstance(statement, cst.Return) and statement.value is not None:
+        target, value = None, statement.value
+    else:
+        return None
+    strategy_call = _call_of(value, TPU_DISTRIBUTION, names)
+    if strategy_call is not None and target is not None:
+        resolver = strategy_resolver(strategy_call)
+        return None if resolver is None else ("strategy", {"name": target, "resolver": resolver,
+                                                          "handled": [strategy_call.func]})
+    model_call = _call_of(value, KERAS_TO_TPU, names)
+    if model_call is None:
+        return None
+    model = _argument(model_call, 0, "model")
+    strategy = _argument(model_call, 1, "strategy")
+    if not isinstance(model, cst.Name) or strategy is None or len(model_call.args) != 2:
+        return None
+    handled = [model_call.func]
+    inline = _call_of(strategy, TPU_DISTRIBUTION, names)
+    if inline is not None:
+        resolver = strategy_resolver(inline)
+        if resolver is None:
+            return None
+        handled.append(inline.func)
+        strategy = None
+    elif isinstance(strategy, cst.Name):
+        resolver = None
+    else:
+        return None
+    return ("model", {"target": target, "model": model.value, "strategy": strategy, "resolver": resolver,
+                      "handled": handled})
+
+
+class KerasToTPUStrategy(TableRewrite):
+    DESCRIPTION = "Turn keras_to_tpu_model/TPUDistributionStrategy into a Keras model compiled in TPUStrategy.scope()."
+
+    def _strategy_lines(self, name: str, resolver: cst.BaseExpression) -> list[cst.BaseStatement]:
+        tf = self.spell("tensorflow.distribute.TPUStrategy")
+        code = cst.Module([]).code_for_node
+        connect = code(self.spell("tensorflow.config.experimental_connect_to_cluster"))
+        initialize = code(self.spell("tensorflow.tpu.experimental.initialize_tpu_system"))
+        lines = []
+        if not isinstance(resolver, cst.Name):
+            resolver_name = f"{name}_resolver"
+            lines.append(cst.parse_statement(f"{resolver_name} = {code(resolver)}\n"))
+        else:
+            resolver_name = resolver.value
+        lines += [cst.parse_statement(f"{connect}({resolver_name})\n"),
+                  cst.parse_statement(f"{initialize}({resolver_name})\n"),
+                  cst.parse_statement(f"{name} = {code(tf)}({resolver_name})\n")]
+        return lines
+
+    def rewrite_keras_tpu(self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine,
+                          names: Names):
+        """The replacement lines for a handled statement (parts read from `updated_node`), else None."""
+        decided = plan(original_node, names)
+        if decided is None:
+            return None
+        handled = decided[1]["handled"]
+        planned = plan(updated_node, lambda node: next((names(h) for h in handled if node.deep_equals(h)), set()))
+        if planned is None:
+            return None
+        kind, parts = planned
+        if kind == "strategy":
+            lines = self._strategy_lines(parts["name"], parts["resolver"])
+        else:
+            strategy = parts["strategy"]
+            lines = []
+            if strategy is None:
+                lines += self._strategy_lines("strategy", parts["resolver"])
+                strategy = "strategy"
+            else:
+                strategy = strategy.value
+            target = parts["target"] or "tpu_model"
+            clone = cst.Module([]).code_for_node(self.spell("tensorflow.keras.models.clone_model"))
+            model = parts["model"]
+            body = (f"with {strategy}.scope():\n"
+                    f"    {target} = {clone}({model})\n"
+                    f"    {target}.set_weights({model}.get_weights())\n"
+                    f"    {target}.compile_from_config({model}.get_compile_config())\n")
+            lines.append(cst.parse_statement(body))
+            if parts["target"] is None:
+                lines.append(cst.parse_statement(f"return {target}\n"))
+        lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
+        return cst.FlattenSentinel(lines)
+
+    def rename_method(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute | None:
+        """`x.experimental_run_v2` -> `x.run` when `x` is not a TensorFlow module."""
+        if updated_node.attr.value not in RENAMED_METHODS:
+            return None
+        if imported_names(original_node, self.get_metadata(QualifiedNameProvider, original_node, set())):
+            return None
+        return updated_node.with_changes(attr=cst.Name(RENAMED_METHODS[updated_node.attr.value]))
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        renamed = self.rename_method(original_node, updated_node)
+        return renamed if renamed is not None else super().leave_Attribute(original_node, updated_node)
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        names = lambda node: imported_names(node, self.get_metadata(QualifiedNameProvider, node, set()))
+        rewritten = self.rewrite_keras_tpu(original_node, updated_node, names)
+        return rewritten if rewritten is not None else super().leave_SimpleStatementLine(original_node, updated_node)
