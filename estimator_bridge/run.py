@@ -6,9 +6,12 @@ folder first on `sys.path`, as `python SCRIPT ARGS` would), while its `import te
 this process changes: no site-packages edits. The exit code is the script's (`sys.exit(n)`,
 `tf.app.run()`'s), 1 for an uncaught exception, 2 for a usage error.
 
-`--graph-mode` calls `tf.compat.v1.disable_eager_execution()` first, for scripts that build a
-graph and run Sessions at top level (`tf.placeholder`, `tf.Session`). Leave it off for
-(TPU)Estimator scripts: the bridge runs model_fn through tf.function and needs eager mode.
+TF 1.15 behaviours are switched on first (`compat.behavior.apply_tf1_behavior`: v1 TensorShape,
+so `x.shape[-1].value` works, and identity-based Tensor equality). Eager execution stays on:
+the bridge runs model_fn through tf.function, so the namespace's `disable_v2_behavior()` and
+`disable_eager_execution()` keep it on (and say so). `--graph-mode` disables eager execution
+first, for scripts that build a graph and run Sessions themselves (`tf.placeholder`,
+`tf.Session`) and use no Estimator.
 """
 
 from __future__ import annotations
@@ -48,11 +51,12 @@ def main(argv=None) -> int:
 
     from estimator_bridge import compat
 
-    with compat.installed():
-        if graph_mode:
-            import tensorflow
+    from estimator_bridge.compat import behavior
 
-            tensorflow.compat.v1.disable_eager_execution()
+    with compat.installed():
+        behavior.apply_tf1_behavior()  # v1 TensorShape and Tensor equality, as TF 1.15
+        if graph_mode:
+            behavior.enter_graph_mode()
         sys.argv = [script, *script_args]
         sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
         try:

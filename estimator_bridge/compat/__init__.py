@@ -9,11 +9,16 @@ Four ways in:
   * `import estimator_bridge.compat as tf` works too: any name this package does not define
     itself (`installed`, `tf1_namespace`, its submodules) is looked up in the namespace.
 
+In a process that runs legacy code, also call `apply_tf1_behavior()` (v1 TensorShape with
+`.value`, identity-based Tensor equality; the runner does): importing this package changes no
+global TensorFlow state.
+
 What it holds is data (`tables.py`); `namespace.py` builds the modules, `imports.py` serves them
 to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with no TF2
 equivalent.
 """
 
+from estimator_bridge.compat.behavior import apply_tf1_behavior
 from estimator_bridge.compat.imports import installed
 from estimator_bridge.compat.namespace import (
     AliasModule,
@@ -22,7 +27,8 @@ from estimator_bridge.compat.namespace import (
     tf1_namespace,
 )
 
-__all__ = ["AliasModule", "MissingBridgeSymbol", "UnsupportedName", "installed", "tf1_namespace"]
+__all__ = ["AliasModule", "MissingBridgeSymbol", "UnsupportedName", "apply_tf1_behavior",
+           "installed", "tf1_namespace"]
 
 
 def __getattr__(name):

@@ -30,7 +30,9 @@ def _is_legacy_importer(globals_):
     """True for code that should see TF1: anything not in the real-TensorFlow library list."""
     if not globals_:
         return False
-    module_name = globals_.get("__name__") or ""
+    # `python -m estimator_bridge.run` runs as __main__ too; its __spec__ keeps the real name.
+    spec = globals_.get("__spec__")
+    module_name = getattr(spec, "name", None) or globals_.get("__name__") or ""
     return module_name.split(".", 1)[0] not in tables.REAL_TENSORFLOW_IMPORTERS
 
 

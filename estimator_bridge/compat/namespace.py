@@ -57,8 +57,8 @@ class AliasModule(types.ModuleType):
         spec = object.__getattribute__(self, "_alias_spec")
         names = set(spec.entries) | set(super().__dir__())
         for fallback in spec.fallbacks:
-            if fallback.startswith("tf:"):
-                names |= {name for name in dir(_real_tf_attribute(fallback[3:]))
+            if fallback.startswith(("tf:", "pymodule:")):
+                names |= {name for name in dir(resolve_target(fallback, self.__name__))
                           if not name.startswith("_")}
         return sorted(names)
 
@@ -108,7 +108,13 @@ def resolve_target(target: str, legacy_name: str):
         if kind == "tf":
             return _real_tf_attribute(path)
         if kind == "compat":
-            return getattr(importlib.import_module("estimator_bridge.compat.contrib_helpers"), path)
+            module_name, _, helper = path.rpartition(".")
+            return getattr(importlib.import_module(f"estimator_bridge.compat.{module_name}"),
+                           helper)
+        if kind == "pymodule":
+            module_name, _, attribute = path.partition(":")
+            module = importlib.import_module(module_name)
+            return getattr(module, attribute) if attribute else module
         if kind == "unsupported":
             return _Unsupported(legacy_name, tables.UNSUPPORTED[path])
         if kind == "bridge":

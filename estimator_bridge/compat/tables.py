@@ -12,11 +12,14 @@ Targets are strings:
                                  a missing one is an error naming the symbol;
   * ``tf:<attribute path>``      an attribute of the real, current `tensorflow` (``tf:`` alone is
                                  the module itself);
-  * ``compat:<name>``            a helper implemented in `estimator_bridge.compat.contrib_helpers`;
+  * ``compat:<module>.<name>``   a helper implemented in `estimator_bridge.compat.<module>`
+                                 (`contrib_helpers`: tf.contrib helpers; `behavior`: TF1 switches);
   * ``unsupported:<key>``        a function that raises NotImplementedError with
                                  `UNSUPPORTED[key]` when called;
   * ``unsupported-attribute:<key>`` (fallbacks only) any other name raises UnsupportedName (an
                                  AttributeError) with `UNSUPPORTED[key]`;
+  * ``pymodule:<module>[:<name>]`` a module of the installed TensorFlow that has no public
+                                 `tf.` path (or one attribute of it);
   * several targets joined by ``|``: the first that exists (bridge first, TF as fallback).
 """
 
@@ -87,6 +90,8 @@ MODULES = {
             "layers": "module:tensorflow.layers",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
+            "disable_v2_behavior": "compat:behavior.disable_v2_behavior",
+            "disable_eager_execution": "compat:behavior.disable_eager_execution",
         },
         fallbacks=("tf:compat.v1", "tf:"),
     ),
@@ -124,6 +129,7 @@ MODULES = {
             "data": "module:tensorflow.contrib.data",
             "layers": "module:tensorflow.contrib.layers",
             "training": "module:tensorflow.contrib.training",
+            "summary": "module:tensorflow.contrib.summary",
         },
         fallbacks=("unsupported-attribute:contrib",),
     ),
@@ -172,8 +178,8 @@ MODULES = {
     "tensorflow.contrib.data": Module(
         doc="`tf.contrib.data`: tf.data.experimental plus the removed batching helpers.",
         entries={
-            "batch_and_drop_remainder": "compat:batch_and_drop_remainder",
-            "padded_batch_and_drop_remainder": "compat:padded_batch_and_drop_remainder",
+            "batch_and_drop_remainder": "compat:contrib_helpers.batch_and_drop_remainder",
+            "padded_batch_and_drop_remainder": "compat:contrib_helpers.padded_batch_and_drop_remainder",
             "TFRecordDataset": "tf:data.TFRecordDataset",
         },
         fallbacks=("tf:data.experimental", "unsupported-attribute:contrib_data"),
@@ -181,19 +187,28 @@ MODULES = {
     "tensorflow.contrib.layers": Module(
         doc="`tf.contrib.layers`: initializers, regularizers and layer_norm.",
         entries={
-            "xavier_initializer": "compat:xavier_initializer",
-            "xavier_initializer_conv2d": "compat:xavier_initializer",
-            "variance_scaling_initializer": "compat:variance_scaling_initializer",
-            "l1_regularizer": "compat:l1_regularizer",
-            "l2_regularizer": "compat:l2_regularizer",
-            "layer_norm": "compat:layer_norm",
+            "xavier_initializer": "compat:contrib_helpers.xavier_initializer",
+            "xavier_initializer_conv2d": "compat:contrib_helpers.xavier_initializer",
+            "variance_scaling_initializer": "compat:contrib_helpers.variance_scaling_initializer",
+            "l1_regularizer": "compat:contrib_helpers.l1_regularizer",
+            "l2_regularizer": "compat:contrib_helpers.l2_regularizer",
+            "layer_norm": "compat:contrib_helpers.layer_norm",
             "flatten": "bridge:layers.flatten",
         },
         fallbacks=("unsupported-attribute:contrib_layers",),
     ),
+    "tensorflow.contrib.summary": Module(
+        doc="`tf.contrib.summary` (host_call summaries): TF's summary_ops_v2, the module it was.",
+        entries={
+            "all_summary_ops": "pymodule:tensorflow.python.ops.summary_ops_v2:all_v2_summary_ops",
+            "graph": "pymodule:tensorflow.python.ops.summary_ops_v2:graph_v1",
+            "create_db_writer": "unsupported:contrib_summary_db",
+        },
+        fallbacks=("pymodule:tensorflow.python.ops.summary_ops_v2",),
+    ),
     "tensorflow.contrib.training": Module(
         doc="`tf.contrib.training`: HParams.",
-        entries={"HParams": "compat:HParams"},
+        entries={"HParams": "compat:contrib_helpers.HParams"},
         fallbacks=("unsupported-attribute:contrib_training",),
     ),
     # ---- tensorflow_estimator (the pip package TF 1.15-2.15 code imports directly)
@@ -277,7 +292,7 @@ UNSUPPORTED = {
         "InputPipelineConfig in tf.estimator.tpu."),
     "contrib": (
         "tf.contrib was removed in TF 2.0; the compat runner provides tf.contrib.tpu, "
-        "cluster_resolver, data, layers (initializers, regularizers, layer_norm) and "
+        "cluster_resolver, data, layers (initializers, regularizers, layer_norm), summary and "
         "training.HParams. Run `estimator-migrate` to rewrite the rest."),
     "contrib_tpu": (
         "the compat runner provides TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig, "
@@ -287,6 +302,9 @@ UNSUPPORTED = {
     "contrib_layers": (
         "the compat runner provides xavier_initializer, variance_scaling_initializer, "
         "l1_regularizer, l2_regularizer, layer_norm and flatten from tf.contrib.layers."),
+    "contrib_summary_db": (
+        "tf.contrib.summary.create_db_writer (SQLite summaries) was removed from TensorFlow; use "
+        "create_file_writer."),
     "contrib_training": (
         "the compat runner provides only HParams from tf.contrib.training."),
 }

@@ -2,13 +2,14 @@
 `installed()`, and the alias tables themselves (every target must exist)."""
 
 import builtins
+import importlib
 
 import pytest
 import tensorflow as tf
 
 import estimator_bridge
 from estimator_bridge import compat, layers
-from estimator_bridge.compat import contrib_helpers, namespace, tables
+from estimator_bridge.compat import namespace, tables
 
 TF1 = compat.tf1_namespace()
 
@@ -141,7 +142,13 @@ def test_every_table_target_exists(legacy_name, target):
         elif kind == "tf":
             assert namespace._real_tf_attribute(path) is not None  # raises if missing
         elif kind == "compat":
-            assert callable(getattr(contrib_helpers, path)), legacy_name
+            module_name, _, helper = path.rpartition(".")
+            module = importlib.import_module(f"estimator_bridge.compat.{module_name}")
+            assert callable(getattr(module, helper)), legacy_name
+        elif kind == "pymodule":
+            module_name, _, attribute = path.partition(":")
+            module = importlib.import_module(module_name)
+            assert not attribute or callable(getattr(module, attribute)), legacy_name
         elif kind in ("unsupported", "unsupported-attribute"):
             assert path in tables.UNSUPPORTED, legacy_name
         else:

@@ -142,7 +142,7 @@ def test_sys_exit_with_a_message_exits_1_and_prints_it(tmp_path, capsys):
     assert "bad flags" in capsys.readouterr().err
 
 
-def test_the_scripts_own_modules_see_tf1_while_sys_modules_keeps_real_tensorflow(tmp_path):
+def test_own_modules_see_tf1_real_tensorflow_stays_and_tf1_behaviours_apply(tmp_path):
     script(tmp_path, """
         import tensorflow as tf
 
@@ -159,12 +159,19 @@ def test_the_scripts_own_modules_see_tf1_while_sys_modules_keeps_real_tensorflow
             print("variables", [v.name for v in tf.global_variables()])
         print("script sees contrib", hasattr(tf, "contrib"))
         print("sys.modules is real", not hasattr(sys.modules["tensorflow"], "contrib"))
+        # TF 1.15 behaviours: Dimension objects, hashable tensors; eager stays on for the bridge.
+        tf.disable_v2_behavior()
+        print("dimension value", tf.zeros([2, 5]).shape[-1].value)
+        print("eager kept", tf.executing_eagerly())
         """)
     completed = run_through_runner(path, cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "variables ['helper/kernel:0', 'helper/bias:0']" in completed.stdout
     assert "script sees contrib True" in completed.stdout
     assert "sys.modules is real True" in completed.stdout
+    assert "dimension value 5" in completed.stdout
+    assert "eager kept True" in completed.stdout
+    assert "disable_v2_behavior() applied v1 TensorShape" in completed.stderr
 
 
 SESSION_SCRIPT = """
