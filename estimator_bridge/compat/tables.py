@@ -130,6 +130,7 @@ MODULES = {
             "layers": "module:tensorflow.contrib.layers",
             "training": "module:tensorflow.contrib.training",
             "summary": "module:tensorflow.contrib.summary",
+            "framework": "module:tensorflow.contrib.framework",
         },
         fallbacks=("unsupported-attribute:contrib",),
     ),
@@ -141,8 +142,12 @@ MODULES = {
             "keras_to_tpu_model": "unsupported:keras_to_tpu_model",
             "TPUDistributionStrategy": "unsupported:keras_to_tpu_model",
             "python": "module:tensorflow.contrib.tpu.python",
+            "AsyncCheckpointSaverHook": "unsupported:contrib_tpu_async_checkpoint",
+            "export_estimator_savedmodel": "unsupported:contrib_tpu_export",
         },
-        fallbacks=("unsupported-attribute:contrib_tpu",),
+        # The TPU ops and scopes (bfloat16_scope, cross_replica_sum, rewrite, shard, ...) are
+        # the same functions in tf.compat.v1.tpu; on CPU they fail as they did on TF 1.15.
+        fallbacks=("tf:compat.v1.tpu", "unsupported-attribute:contrib_tpu"),
     ),
     "tensorflow.contrib.tpu.python": Module(
         doc="Old deep import path `tensorflow.contrib.tpu.python.tpu`.",
@@ -205,6 +210,30 @@ MODULES = {
             "create_db_writer": "unsupported:contrib_summary_db",
         },
         fallbacks=("pymodule:tensorflow.python.ops.summary_ops_v2",),
+    ),
+    "tensorflow.contrib.framework": Module(
+        doc="`tf.contrib.framework`: the global-step, checkpoint and nest helpers core TF kept.",
+        entries={
+            "get_or_create_global_step": "tf:compat.v1.train.get_or_create_global_step",
+            "get_global_step": "tf:compat.v1.train.get_global_step",
+            "create_global_step": "tf:compat.v1.train.create_global_step",
+            "assert_global_step": "tf:compat.v1.train.assert_global_step",
+            "init_from_checkpoint": "tf:compat.v1.train.init_from_checkpoint",
+            "list_variables": "tf:compat.v1.train.list_variables",
+            "load_checkpoint": "tf:compat.v1.train.load_checkpoint",
+            "load_variable": "tf:compat.v1.train.load_variable",
+            "get_variables": "tf:compat.v1.global_variables",
+            "get_trainable_variables": "tf:compat.v1.trainable_variables",
+            "get_local_variables": "tf:compat.v1.local_variables",
+            "get_model_variables": "tf:compat.v1.model_variables",
+            "nest": "tf:nest",
+            "is_tensor": "tf:is_tensor",
+            "argsort": "tf:argsort",
+            "sort": "tf:sort",
+            "TensorSpec": "tf:TensorSpec",
+            "py_func": "tf:compat.v1.py_func",
+        },
+        fallbacks=("unsupported-attribute:contrib_framework",),
     ),
     "tensorflow.contrib.training": Module(
         doc="`tf.contrib.training`: HParams.",
@@ -292,11 +321,13 @@ UNSUPPORTED = {
         "InputPipelineConfig in tf.estimator.tpu."),
     "contrib": (
         "tf.contrib was removed in TF 2.0; the compat runner provides tf.contrib.tpu, "
-        "cluster_resolver, data, layers (initializers, regularizers, layer_norm), summary and "
-        "training.HParams. Run `estimator-migrate` to rewrite the rest."),
+        "cluster_resolver, data, layers (initializers, regularizers, layer_norm), summary, "
+        "framework (global step, checkpoints, nest) and training.HParams. Run "
+        "`estimator-migrate` to rewrite the rest."),
     "contrib_tpu": (
         "the compat runner provides TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig, "
-        "InputPipelineConfig and CrossShardOptimizer from tf.contrib.tpu."),
+        "InputPipelineConfig, CrossShardOptimizer and the tf.compat.v1.tpu functions from "
+        "tf.contrib.tpu."),
     "contrib_data": (
         "this tf.contrib.data name has no tf.data.experimental equivalent."),
     "contrib_layers": (
@@ -305,6 +336,15 @@ UNSUPPORTED = {
     "contrib_summary_db": (
         "tf.contrib.summary.create_db_writer (SQLite summaries) was removed from TensorFlow; use "
         "create_file_writer."),
+    "contrib_tpu_async_checkpoint": (
+        "tf.contrib.tpu.AsyncCheckpointSaverHook is not supported; the bridge writes "
+        "checkpoints itself (RunConfig.save_checkpoints_steps)."),
+    "contrib_tpu_export": (
+        "tf.contrib.tpu.export_estimator_savedmodel is not supported; call "
+        "estimator.export_saved_model(export_dir, serving_input_receiver_fn) instead."),
+    "contrib_framework": (
+        "the compat runner provides only the global-step, checkpoint, variable-listing and nest "
+        "helpers of tf.contrib.framework (arg_scope and friends have no TF2 equivalent)."),
     "contrib_training": (
         "the compat runner provides only HParams from tf.contrib.training."),
 }
