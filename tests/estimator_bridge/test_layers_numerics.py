@@ -6,9 +6,10 @@ runs the forward pass, one gradient-descent step under `control_dependencies(UPD
 tensors built after that step (batch norm in inference mode). `goldens/layers_tf115.json` is
 that program run on TF 1.15 (oracle A); the oracle test below re-records it live.
 
-Here the recorder runs on current TensorFlow in a subprocess, twice: in a `tf.compat.v1` Graph +
-Session, and traced by `tf.function(autograph=False)` through the bridge core's variable cache
-with per-trace v1 collections (how the bridge runs a model_fn).
+Here the recorder runs on current TensorFlow in a subprocess, three times: in a `tf.compat.v1`
+Graph + Session; traced by `tf.function(autograph=False)` through the bridge core's variable cache
+with per-trace v1 collections (how the bridge runs a model_fn); and that again under the compat
+runner's TF 1.15 switches (v1 TensorShape, v1 Tensor equality).
 
 Tolerance: rtol 1e-6, atol 2e-6. Measured against TF 1.15 with TF_ENABLE_ONEDNN_OPTS=0 (set for
 the subprocesses, as DESIGN.md section 5 recommends): largest absolute difference 4.8e-7
@@ -42,9 +43,13 @@ def current_tf_env():
     return env
 
 
-@pytest.fixture(scope="module", params=["bridge-graph", "bridge-function"])
+@pytest.fixture(scope="module", params=[
+    pytest.param(("bridge-graph",), marks=pytest.mark.slow),
+    ("bridge-function",), ("bridge-function", "--tf1-behavior")],
+    ids=["graph", "function", "function-under-tf1-behavior"])
 def recorded(request):
-    return run_json(current_python(), RECORDER, request.param, env=current_tf_env(), cwd=REPO_ROOT)
+    return run_json(current_python(), RECORDER, *request.param, env=current_tf_env(),
+                    cwd=REPO_ROOT)
 
 
 def test_golden_comes_from_tf_1_15():

@@ -10,7 +10,8 @@ Each case builds layers on fixed numpy inputs with numpy-seeded constant initial
 records: variable names and shapes, the forward outputs, the regularization losses, the number of
 UPDATE_OPS, every variable after one gradient-descent step run under
 ``control_dependencies(UPDATE_OPS)``, and tensors built after that step (e.g. batch norm in
-inference mode). Usage: ``python layers_recorder.py FLAVOUR [CASE ...]`` -> one JSON line on stdout.
+inference mode). Usage: ``python layers_recorder.py FLAVOUR [--tf1-behavior] [CASE ...]`` -> one JSON line on
+stdout (``--tf1-behavior``: bridge flavours under the compat runner's TF 1.15 switches).
 Regenerate the golden ``layers_tf115.json`` beside this file (oracle A, indented):
 ``.oracle/tf115/bin/python tests/estimator_bridge/goldens/layers_recorder.py tf115 --write``.
 """
@@ -319,8 +320,14 @@ def run_function(name, build):
 def main():
     flavour = sys.argv[1] if len(sys.argv) > 1 else "tf115"
     write_golden = "--write" in sys.argv
-    selected = [arg for arg in sys.argv[2:] if arg != "--write"]
+    tf1_behavior = "--tf1-behavior" in sys.argv
+    selected = [arg for arg in sys.argv[2:] if not arg.startswith("--")]
     select_flavour(flavour)
+    if tf1_behavior:
+        # What the compat runner switches on: v1 TensorShape (Dimension objects), v1 equality.
+        from estimator_bridge.compat import apply_tf1_behavior
+
+        apply_tf1_behavior()
     results = {"tensorflow": tf.__version__, "flavour": flavour, "cases": {}}
     for name, build in CASES:
         if selected and name not in selected:
