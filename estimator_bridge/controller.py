@@ -70,7 +70,7 @@ def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int)
 
 
 def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
-                 hooks_end=None) -> TrainResult:
+                 hooks_end=None, should_stop=None) -> TrainResult:
     """Runs loops until the plan is done.
 
     Args:
@@ -79,6 +79,7 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
       read_step: `() -> int`, the global step now.
       save_checkpoint: `(step) -> None`.
       summary_writer: a `summaries.ScalarWriter`.
+      should_stop: `() -> bool`, asked after every loop (a hook called request_stop()).
 
     Raises:
       NanLossDuringTrainingError: a step's loss was NaN (no final checkpoint is written).
@@ -135,6 +136,8 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
             save_checkpoint(step)
             last_checkpoint_step, last_checkpoint_time = step, time.monotonic()
         if data_left == 0:
+            break
+        if should_stop is not None and should_stop():
             break
     if last_checkpoint_step != step:
         save_checkpoint(step)

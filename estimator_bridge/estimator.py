@@ -15,6 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge import build, calling, checkpoints, controller, distribute, inputs, loops
+from estimator_bridge import hooks as hooks_lib
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
 from estimator_bridge.model import ModelFunction
 from estimator_bridge.spec import ModeKeys
@@ -171,7 +172,6 @@ class _EstimatorBase:
           NanLossDuringTrainingError: a NaN loss (no final checkpoint).
         """
         _check_steps(steps, max_steps)
-        _check_no_hooks(hooks, "train(hooks=...)")
         if saving_listeners:
             raise NotImplementedError("train(saving_listeners=...) is not supported by the "
                                       "bridge; remove them.")
@@ -206,24 +206,35 @@ class _EstimatorBase:
             save_summary_steps=self._config.save_summary_steps,
             global_batch_size=global_batch if isinstance(global_batch, int) else None)
         global_step = self._cache["global_step"]
+        hook_runner = self._hook_runner(hooks, train_loop, iterator)
         tf.summary.experimental.set_step(global_step)
         try:
             controller.run_training(
                 plan,
-                run_loop=lambda num_steps: self._run_train_loop(train_loop, iterator, num_steps),
+                run_loop=lambda num_steps: hook_runner.run_loop(
+                    lambda: self._run_train_loop(train_loop, iterator, num_steps)),
                 read_step=self._global_step,
                 save_checkpoint=lambda step: writer.save(self._model_variables(), step,
                                                          deployment.strategy),
-                summary_writer=summary_writer)
+                summary_writer=summary_writer, should_stop=hook_runner.stop_requested)
+            hook_runner.end()
         finally:
             tf.summary.experimental.set_step(None)
             summary_writer.close()
         return self
 
     def _run_train_loop(self, train_loop, iterator, num_steps):
-        losses = train_loop(iterator, num_steps)
-        _check_no_hooks(train_loop.hooks, "TPUEstimatorSpec.training_hooks")
-        return losses
+        return train_loop(iterator, num_steps)
+
+    def _hook_runner(self, hooks, loop, iterator):
+        """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see hooks.py)."""
+        loop.trace(iterator)  # model_fn's hooks exist once the loop is traced
+        runner = hooks_lib.HookRunner(
+            list(hooks or ()) + list(loop.hook_tensors.hooks),
+            variables=self._model_variables(), global_step=self._cache["global_step"],
+            strategy=self._deployment.strategy, spec_tensors=loop.hook_tensors)
+        runner.begin()
+        return runner
 
     def _steps_per_loop(self):
         parsed = parse_iterations_per_loop(self._config.tpu_config.iterations_per_loop)
@@ -244,7 +255,6 @@ class _EstimatorBase:
           `global_step` (the restored step), as numpy scalars.
         """
         self._check_evaluate(steps)
-        _check_no_hooks(hooks, "evaluate(hooks=...)")
         deployment = self._ensure_deployment()
         data = self._make_input(input_fn, ModeKeys.EVAL)
         self._build(ModeKeys.EVAL, data)
@@ -261,10 +271,12 @@ class _EstimatorBase:
             per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels))
         self._host_cache.reset_to_initial_values()
         iterator = iter(data.dataset)
+        hook_runner = self._hook_runner(hooks, eval_loop, iterator)
         loss, _ = controller.run_evaluation(
-            run_loop=lambda num_steps: eval_loop(iterator, num_steps), num_steps=steps,
-            data_steps=data.steps_available)
-        _check_no_hooks(eval_loop.hooks, "TPUEstimatorSpec.evaluation_hooks")
+            run_loop=lambda num_steps: hook_runner.run_loop(
+                lambda: eval_loop(iterator, num_steps)),
+            num_steps=steps, data_steps=data.steps_available)
+        hook_runner.end()
         results = {key: np.asarray(value)[()] for key, value in eval_loop.final_values().items()}
         results["loss"] = np.float32(loss)
         results["global_step"] = np.int64(self._global_step())

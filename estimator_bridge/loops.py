@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from estimator_bridge import hooks as hooks_lib
 from estimator_bridge import metrics as metrics_lib
 from estimator_bridge.spec import ModeKeys
 
@@ -44,6 +45,7 @@ class TrainLoop:
         self._summary_writer = summary_writer
         self._host_call_fn = None
         self.hooks = ()
+        self.hook_tensors = hooks_lib.SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
 
@@ -52,11 +54,19 @@ class TrainLoop:
             losses = self._function(iterator, tf.constant(num_steps, tf.int32))
         return losses.numpy()
 
+    def trace(self, iterator) -> None:
+        """Traces the loop without running a step (model_fn's hooks exist afterwards)."""
+        if self.trace_count:
+            return
+        with self._deployment.strategy.scope(), self._cache.scope():
+            self._function.get_concrete_function(iterator, tf.TensorSpec([], tf.int32))
+
     def _replica_step(self, features, labels):
         with self._cache.scope():
             outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
                                            ModeKeys.TRAIN, batch_size=self._batch_size)
             self.hooks = outputs.hooks
+            hook_tensors = self.hook_tensors.collect(outputs.hooks)
             with tf.control_dependencies([outputs.train_op]):
                 loss = tf.identity(tf.cast(outputs.loss, tf.float32))
             host_tensors = ()
@@ -65,7 +75,7 @@ class TrainLoop:
                 self._host_call_fn, host_tensors = outputs.host_call
                 with tf.control_dependencies([outputs.train_op]):
                     host_tensors = tf.nest.map_structure(tf.identity, host_tensors)
-        return loss, host_tensors
+        return loss, host_tensors, hook_tensors
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
@@ -75,8 +85,12 @@ class TrainLoop:
 
         def body(step_index, losses):
             features, labels = iterator.get_next()
-            replica_loss, host_tensors = strategy.run(self._replica_step, args=(features, labels))
+            replica_loss, host_tensors, hook_tensors = strategy.run(
+                self._replica_step, args=(features, labels))
             loss = strategy.reduce(_MEAN, replica_loss, axis=None)
+            # Spec hooks' tensors: replica 0's values of this step, read after the loop.
+            with tf.control_dependencies(self.hook_tensors.store(strategy, hook_tensors)):
+                loss = tf.identity(loss)
             if self._host_call_fn is not None:
                 gathered = metrics_lib.gather_replicas(
                     strategy, host_tensors, tpu_semantics=self._deployment.tpu_semantics,
@@ -121,6 +135,7 @@ class EvalLoop:
         self._model_fn_metrics = False
         self._input_specs = None
         self.hooks = ()
+        self.hook_tensors = hooks_lib.SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
         self._final_function = tf.function(self._final_values, autograph=False)
@@ -130,6 +145,13 @@ class EvalLoop:
             loss_sum = self._function(iterator, tf.constant(num_steps, tf.int32))
         return np.float32(loss_sum.numpy())
 
+    def trace(self, iterator) -> None:
+        """Traces the loop without running a step (model_fn's hooks exist afterwards)."""
+        if self.trace_count:
+            return
+        with self._cache.scope():
+            self._function.get_concrete_function(iterator, tf.TensorSpec([], tf.int32))
+
     def _replica_step(self, features, labels):
         if self._input_specs is None:
             self._input_specs = metrics_lib.spec_of((features, labels))
@@ -137,6 +159,7 @@ class EvalLoop:
             outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
                                            ModeKeys.EVAL, batch_size=self._batch_size)
             self.hooks = outputs.hooks
+            hook_tensors = self.hook_tensors.collect(outputs.hooks)
             loss = tf.cast(outputs.loss, tf.float32)
             metric_tensors = ()
             self._metric_fn = None
@@ -149,7 +172,7 @@ class EvalLoop:
                     outputs.eval_metric_ops, "model_fn eval_metric_ops"))
             with tf.control_dependencies(update_ops):
                 loss = tf.identity(loss)
-        return loss, metric_tensors
+        return loss, metric_tensors, hook_tensors
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
@@ -160,9 +183,11 @@ class EvalLoop:
 
         def body(step_index, loss_sum):
             features, labels = iterator.get_next()
-            replica_loss, metric_tensors = strategy.run(self._replica_step,
-                                                        args=(features, labels))
+            replica_loss, metric_tensors, hook_tensors = strategy.run(
+                self._replica_step, args=(features, labels))
             loss = strategy.reduce(_MEAN, replica_loss, axis=None)
+            with tf.control_dependencies(self.hook_tensors.store(strategy, hook_tensors)):
+                loss = tf.identity(loss)
             if self._metric_fn is not None:
                 gathered = metrics_lib.gather_replicas(
                     strategy, metric_tensors, tpu_semantics=self._deployment.tpu_semantics,
