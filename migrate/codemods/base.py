@@ -2,7 +2,7 @@
 
 A subclass sets `TABLE` (canonical name -> Replacement) and may override `lookup`. The base:
 - resolves every dotted reference (`tf.contrib.tpu.TPUEstimator`, `contrib_tpu.RunConfig`) with
-  libcst's QualifiedNameProvider, so aliases and user modules named like TF modules are told apart;
+  libcst's scope analysis (qualified names), so aliases and user modules named like TF modules are told apart;
 - rewrites `from M import X` statements whose name moves, keeping the bound name (uses unchanged);
 - renames call keywords, and leaves calls using an unsupported keyword alone (the findings pass
   reports them);
@@ -11,12 +11,14 @@ A subclass sets `TABLE` (canonical name -> Replacement) and may override `lookup
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar, Mapping, Sequence
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.metadata import QualifiedNameProvider, QualifiedNameSource
+from libcst.metadata import QualifiedNameSource, ScopeProvider
 
+from migrate.codemods.imports import add_imports, drop_aliases
 from migrate.compat_v1 import tf2_spelling
 from migrate.resolve import Match, canonical, longest_prefix
 from migrate.tables.aliases import DEAD_MODULES
@@ -56,12 +58,40 @@ def imported_names(node: cst.CSTNode, provider_names: set) -> set[str]:
     return {q.name for q in provider_names if q.source == QualifiedNameSource.IMPORT}
 
 
-class _Identifiers(cst.CSTVisitor):
+# Top-level packages whose names the tables talk about; references through anything else skip
+# the (costly) qualified-name lookup.
+WATCHED_PACKAGES = frozenset({"tensorflow", "tensorflow_estimator", "tensor2tensor", "keras"})
+
+
+class _ImportBindings(cst.CSTVisitor):
+    """Names bound anywhere in a module by imports of WATCHED_PACKAGES (statements only, cheap)."""
+
     def __init__(self) -> None:
         self.names: set[str] = set()
 
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        for small in node.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted_name(alias.name) or ""
+                    if full.split(".")[0] in WATCHED_PACKAGES:
+                        bound = alias.asname.name if alias.asname else None
+                        self.names.add(bound.value if isinstance(bound, cst.Name) else full.split(".")[0])
+            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                module = dotted_name(small.module) or ""
+                if module.split(".")[0] in WATCHED_PACKAGES and not isinstance(small.names, cst.ImportStar):
+                    for alias in small.names:
+                        bound = alias.asname.name if alias.asname else alias.name
+                        if isinstance(bound, cst.Name):
+                            self.names.add(bound.value)
+        return False
+
+
+def chain_head(node: cst.BaseExpression) -> str | None:
+    """`tf` for `tf.a.b`; None when the chain does not start with a name."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def module_bindings(module: cst.Module) -> dict[str, str]:
@@ -94,7 +124,7 @@ def module_bindings(module: cst.Module) -> dict[str, str]:
 class TableRewrite(VisitorBasedCodemodCommand):
     """Rewrite references found in `TABLE` (subclasses give the table and a one-line DESCRIPTION)."""
 
-    METADATA_DEPENDENCIES = (QualifiedNameProvider,)
+    METADATA_DEPENDENCIES = (ScopeProvider,)
     TABLE: ClassVar[Mapping[str, object]] = {}
 
     def __init__(self, context: CodemodContext) -> None:
@@ -104,7 +134,25 @@ class TableRewrite(VisitorBasedCodemodCommand):
         self._call_entries: dict[int, Replacement] = {}  # id(original call) -> entry (hops 0)
         self._bindings: dict[str, str] = {}
         self._identifiers: set[str] = set()
+        self._watched: set[str] = set()   # names bound by imports of TensorFlow & co.
+        self._needed: set[tuple[str, str | None]] = set()  # imports the new spellings need
+        self._consumed: set[int] = set()  # ids of name nodes whose reference was rewritten away
+        self._dead_aliases: list[tuple[cst.CSTNode, str]] = []  # (import statement, bound name)
+        self._renamed_from_modules: set[str] = set()
         self._keep: list[cst.CSTNode] = []    # keeps ids stable while the transform runs
+
+    # ---- names ---------------------------------------------------------------------------
+    def import_names(self, node: cst.CSTNode) -> set[str]:
+        """Qualified names of `node` that come from imports (scope analysis, computed on demand)."""
+        scope = self.get_metadata(ScopeProvider, node, None)
+        if scope is None:
+            return set()
+        return {q.name for q in scope.get_qualified_names_for(node) if q.source == QualifiedNameSource.IMPORT}
+
+    def source(self, module: cst.Module) -> str:
+        """The module's source text (given by the engine, so that no pass re-generates it)."""
+        text = self.context.scratch.get("source")
+        return text if text is not None else module.code
 
     # ---- lookup (subclasses may override) ------------------------------------------------
     @classmethod
@@ -116,7 +164,7 @@ class TableRewrite(VisitorBasedCodemodCommand):
         return match
 
     def match_reference(self, node: cst.CSTNode, call: cst.Call | None) -> Match | None:
-        raw = imported_names(node, self.get_metadata(QualifiedNameProvider, node, set()))
+        raw = self.import_names(node)
         if not raw:
             return None
         matches = {}
@@ -137,26 +185,40 @@ class TableRewrite(VisitorBasedCodemodCommand):
                 return cst.parse_expression(self._bindings[module] + target[len(module):])
         top, _, rest = target.partition(".")
         if top == "tensorflow" and "tf" not in self._identifiers:
-            self.add_needed_import("tensorflow", asname="tf")
+            self._needed.add(("tensorflow", "tf"))
             self._bindings["tensorflow"] = "tf"
             return cst.parse_expression("tf." + rest if rest else "tf")
-        self.add_needed_import(top)
+        self._needed.add((top, None))
         self._bindings[top] = top
         return cst.parse_expression(target)
 
     # ---- visitors --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self._bindings = module_bindings(node)
-        collector = _Identifiers()
-        node.visit(collector)
-        self._identifiers = collector.names
+        self._identifiers = {"tf"} if re.search(r"\btf\b", self.source(node)) else set()
+        bindings = _ImportBindings()
+        node.visit(bindings)
+        self._watched = bindings.names
+
+    def watched(self, node: cst.BaseExpression) -> bool:
+        """Can this reference be TensorFlow's at all (its head name is bound by a watched import)?"""
+        return chain_head(node) in self._watched
+
+    def consume(self, node: cst.CSTNode) -> None:
+        """Record that the reference `node` (a dotted chain) no longer exists in the output."""
+        self._keep.append(node)
+        while isinstance(node, cst.Attribute):
+            self._consumed.add(id(node))
+            node = node.value
+        self._consumed.add(id(node))
 
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
             full = dotted_name(alias.name)
             if full and _is_dead(full):
-                self.remove_unused_import_by_node(node)
-                break
+                bound = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) \
+                    else full.split(".")[0]
+                self._dead_aliases.append((node, bound))
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -166,9 +228,26 @@ class TableRewrite(VisitorBasedCodemodCommand):
         for alias in node.names:
             name = dotted_name(alias.name)
             if name and (_is_dead(module) or _is_dead(f"{module}.{name}")):
-                asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
-                self.remove_unused_import(module, name, asname)
+                bound = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+                self._dead_aliases.append((node, bound))
         return False
+
+    def removable_aliases(self) -> set[str]:
+        """Bound names of dead-module imports whose every access was rewritten away."""
+        names = set()
+        for statement, bound in self._dead_aliases:
+            scope = self.get_metadata(ScopeProvider, statement, None)
+            if scope is None:
+                continue
+            assignments = [a for a in scope[bound] if getattr(a, "node", None) is statement]
+            if assignments and all(id(access.node) in self._consumed
+                                   for assignment in assignments for access in assignment.references):
+                names.add(bound)
+        return names
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        updated_node = drop_aliases(updated_node, self.removable_aliases(), _is_dead, tuple(self._renamed_from_modules))
+        return add_imports(updated_node, self._needed)
 
     def visit_Call(self, node: cst.Call) -> None:
         self._calls[id(node.func)] = node
@@ -176,6 +255,8 @@ class TableRewrite(VisitorBasedCodemodCommand):
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if dotted_name(node) is None:
             return True
+        if not self.watched(node):
+            return False
         call = self._calls.get(id(node))
         match = self.match_reference(node, call)
         if match is None:
@@ -191,13 +272,14 @@ class TableRewrite(VisitorBasedCodemodCommand):
         if isinstance(inner, cst.Attribute) and entry.target != match.key:
             self._keep.append(node)
             self._replace[id(node)] = (match.hops, entry.target)
+            self.consume(inner)
         return False
 
     def visit_Name(self, node: cst.Name) -> None:
         # Bare names come from `from M import X`: the import statement is rewritten instead, but
         # calls still need their keywords translated.
         call = self._calls.get(id(node))
-        if call is None:
+        if call is None or node.value not in self._watched:
             return
         match = self.match_reference(node, call)
         if match is not None and match.hops == 0 and not unsupported_keywords(match.entry, call):
@@ -251,6 +333,7 @@ class TableRewrite(VisitorBasedCodemodCommand):
                 kept.append(alias)
                 continue
             parent, _, last = tf2_spelling(match.entry.target).rpartition(".")
+            self._renamed_from_modules.add(parent)
             moved.setdefault(parent, []).append(last if last == bound else f"{last} as {bound}")
         if not moved:
             return updated_node

@@ -14,8 +14,6 @@ from __future__ import annotations
 from typing import Callable
 
 import libcst as cst
-from libcst.metadata import QualifiedNameProvider
-
 from migrate.codemods.base import TableRewrite, dotted_name, imported_names
 from migrate.resolve import canonical
 from migrate.tables.contrib import DATASET_METHODS
@@ -140,7 +138,7 @@ class ContribDataApplyToMethods(TableRewrite):
     DESCRIPTION = "Replace ds.apply(tf.contrib.data.X(...)) by the equivalent Dataset method chain."
 
     def _names(self, node: cst.CSTNode) -> set[str]:
-        return imported_names(node, self.get_metadata(QualifiedNameProvider, node, set()))
+        return self.import_names(node)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         found = apply_target(original_node, self._names)
@@ -151,10 +149,7 @@ class ContribDataApplyToMethods(TableRewrite):
         rewritten = rewrite_apply(updated_node.func.value, key, inner, self.spell)
         if rewritten is None:
             return updated_node
-        if isinstance(original_inner.func, cst.Name):  # `from ... import map_and_batch` may now be unused
-            name = original_inner.func.value
-            for module in ("tensorflow.contrib.data", "tensorflow.data.experimental", "tensorflow.compat.v2.data.experimental"):
-                self.remove_unused_import(module, key.rpartition(".")[2], None if name == key.rpartition(".")[2] else name)
+        self.consume(original_inner.func)  # its import may now be unused
         return rewritten.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:

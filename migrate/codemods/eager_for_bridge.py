@@ -39,15 +39,12 @@ class EagerForBridge(TableRewrite):
 
     def visit_Module(self, node: cst.Module) -> None:
         super().visit_Module(node)
-        self.enabled = bool(USES_ESTIMATOR.search(node.code))
+        self.enabled = bool(USES_ESTIMATOR.search(self.source(node)))
 
     def switch_of(self, original_node: cst.SimpleStatementLine) -> str | None:
         if not getattr(self, "enabled", False):
             return None
-        from libcst.metadata import QualifiedNameProvider
-
-        from migrate.codemods.base import imported_names
-        return switch_call(original_node, lambda n: imported_names(n, self.get_metadata(QualifiedNameProvider, n, set())))
+        return switch_call(original_node, self.import_names)
 
     def rewrite_switch(self, original_node, updated_node):
         key = self.switch_of(original_node)

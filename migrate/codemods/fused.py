@@ -7,11 +7,13 @@ order and the first claim wins (the tables are disjoint: tests/migrate/test_tabl
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import ClassVar
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.metadata import PositionProvider, QualifiedNameProvider
+from libcst.metadata import ScopeProvider
 
 from migrate.codemods.base import TableRewrite, dotted_name
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
@@ -27,7 +29,7 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
     """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
 
     DESCRIPTION = "Every migrate codemod in one traversal."
-    METADATA_DEPENDENCIES = (QualifiedNameProvider, PositionProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider,)
     PARTS: ClassVar[tuple[type[TableRewrite], ...]] = ()
 
     def __init__(self, context: CodemodContext, collector: FindingCollector | None = None) -> None:
@@ -44,8 +46,7 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
 
     def _collect(self, node: cst.CSTNode) -> None:
         if self.collector is not None:
-            self.collector.check(node, self._names(node), self._calls.get(id(node)),
-                                 self.get_metadata(PositionProvider, node).start)
+            self.collector.check(node, self._names(node), self._calls.get(id(node)))
 
     # Table behaviour from TableRewrite, structural leave_Call from ContribDataApplyToMethods.
     def visit_Call(self, node: cst.Call) -> None:
@@ -54,13 +55,27 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
             self.collector.note_call(node, self._names)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        if dotted_name(node) is not None:
+        if dotted_name(node) is not None and self.watched(node):
             self._collect(node)
         return TableRewrite.visit_Attribute(self, node)
 
     def visit_Name(self, node: cst.Name) -> None:
-        self._collect(node)
-        TableRewrite.visit_Name(self, node)
+        if node.value in self._watched:
+            self._collect(node)
+            TableRewrite.visit_Name(self, node)
+
+    @contextmanager
+    def _handle_metadata_reference(self, module: cst.Module):
+        # As libcst's, without deep-copying the module first: the engine parses every file
+        # freshly and never reuses the tree it hands in.
+        wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
+        previous = self.context.wrapper
+        with self.resolve(wrapper):
+            self.context = replace(self.context, wrapper=wrapper)
+            try:
+                yield wrapper.module
+            finally:
+                self.context = replace(self.context, wrapper=previous)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         rewritten = ContribDataApplyToMethods.leave_Call(self, original_node, updated_node)
@@ -78,13 +93,12 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
                 self.collector.handled.update(id(func) for func in planned[1]["handled"])
         key = self.switch_of(node)
         if key is not None and self.collector is not None:
-            position = self.get_metadata(PositionProvider, node).start
-            self.collector.findings.append(Finding(
-                Location(position.line, position.column), "MIG102",
+            self.collector.report(
+                node, "MIG102",
                 f"`{key.replace('tensorflow.', 'tf.')}()` would turn off eager execution, which estimator_bridge "
                 "needs; replaced (TF1 TensorShape kept)" if SWITCHES[key] else
                 f"`{key.replace('tensorflow.', 'tf.')}()` would turn off eager execution, which estimator_bridge "
-                "needs; removed", "nothing to do unless this file also runs tf.compat.v1.Session code"))
+                "needs; removed", "nothing to do unless this file also runs tf.compat.v1.Session code")
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
         rewritten = self.rewrite_switch(original_node, updated_node)

@@ -23,9 +23,7 @@ from typing import Callable
 
 import libcst as cst
 
-from libcst.metadata import QualifiedNameProvider
-
-from migrate.codemods.base import TableRewrite, dotted_name, imported_names
+from migrate.codemods.base import TableRewrite, dotted_name
 from migrate.resolve import canonical
 
 KERAS_TO_TPU = "tensorflow.contrib.tpu.keras_to_tpu_model"
@@ -131,6 +129,8 @@ class KerasToTPUStrategy(TableRewrite):
         if decided is None:
             return None
         handled = decided[1]["handled"]
+        for func in handled:
+            self.consume(func)
         planned = plan(updated_node, lambda node: next((names(h) for h in handled if node.deep_equals(h)), set()))
         if planned is None:
             return None
@@ -162,7 +162,7 @@ class KerasToTPUStrategy(TableRewrite):
         """`x.experimental_run_v2` -> `x.run` when `x` is not a TensorFlow module."""
         if updated_node.attr.value not in RENAMED_METHODS:
             return None
-        if imported_names(original_node, self.get_metadata(QualifiedNameProvider, original_node, set())):
+        if self.import_names(original_node):
             return None
         return updated_node.with_changes(attr=cst.Name(RENAMED_METHODS[updated_node.attr.value]))
 
@@ -171,6 +171,5 @@ class KerasToTPUStrategy(TableRewrite):
         return renamed if renamed is not None else super().leave_Attribute(original_node, updated_node)
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
-        names = lambda node: imported_names(node, self.get_metadata(QualifiedNameProvider, node, set()))
-        rewritten = self.rewrite_keras_tpu(original_node, updated_node, names)
+        rewritten = self.rewrite_keras_tpu(original_node, updated_node, self.import_names)
         return rewritten if rewritten is not None else super().leave_SimpleStatementLine(original_node, updated_node)

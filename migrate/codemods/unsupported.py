@@ -36,15 +36,24 @@ class FindingCollector:
 
     def __init__(self, pipeline: Sequence[type[TableRewrite]]) -> None:
         self.pipeline = tuple(pipeline)
-        self.findings: list[Finding] = []
+        self.pending: list[tuple[cst.CSTNode, str, str, str]] = []  # (node, code, message, hint)
         self.handled: set[int] = set()   # func nodes a structural codemod rewrites
-        self._seen: set[tuple] = set()
 
-    def report(self, position, code: str, message: str, hint: str) -> None:
-        key = (position.line, code, message)
-        if key not in self._seen:
-            self._seen.add(key)
-            self.findings.append(Finding(Location(position.line, position.column), code, message, hint))
+    def report(self, node: cst.CSTNode, code: str, message: str, hint: str) -> None:
+        self.pending.append((node, code, message, hint))
+
+    def findings(self, module: cst.Module) -> list[Finding]:
+        """The findings, located in `module` (the tree the pass visited); one per line, code, message."""
+        if not self.pending:
+            return []
+        positions = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        found, seen = [], set()
+        for node, code, message, hint in self.pending:
+            start = positions[node].start
+            if (start.line, code, message) not in seen:
+                seen.add((start.line, code, message))
+                found.append(Finding(Location(start.line, start.column), code, message, hint))
+        return sorted(found)
 
     def claim(self, canonical_name: str, raw: str, call: cst.Call | None):
         for codemod in self.pipeline:
@@ -61,7 +70,7 @@ class FindingCollector:
             if rewrite_apply(node.func.value, key, inner, lambda target: cst.Name("x")) is not None:
                 self.handled.add(id(inner.func))
 
-    def check(self, node: cst.CSTNode, raw_names: set[str], call: cst.Call | None, position) -> None:
+    def check(self, node: cst.CSTNode, raw_names: set[str], call: cst.Call | None) -> None:
         if not raw_names or id(node) in self.handled:
             return
         verdicts = {}
@@ -69,7 +78,7 @@ class FindingCollector:
             name = canonical(raw)
             verdicts[raw] = (name, self.claim(name, raw, call), longest_prefix(name, UNSUPPORTED_TABLE))
         if len({(v[1].key if v[1] else None, v[2].key if v[2] else None) for v in verdicts.values()}) > 1:
-            self.report(position, "MIG204", f"`{dotted_name(node)}` resolves to {', '.join(sorted(raw_names))}",
+            self.report(node, "MIG204", f"`{dotted_name(node)}` resolves to {', '.join(sorted(raw_names))}",
                         "import the name one way only, so that every spelling means the same")
             return
         name, claim, unsupported = next(iter(verdicts.values()))
@@ -77,7 +86,7 @@ class FindingCollector:
             blocked = unsupported_keywords(claim.entry, call) if claim.hops == 0 else []
             if blocked:
                 target = display(claim.entry.target)
-                self.report(position, "MIG201",
+                self.report(node, "MIG201",
                             f"`{display(claim.key)}` is called with {', '.join(f'`{k}=`' for k in blocked)}, "
                             f"which `{target}` does not accept; call left unchanged",
                             f"drop or translate the argument by hand, then spell the call `{target}`")
@@ -85,13 +94,13 @@ class FindingCollector:
         if unsupported is not None:
             entry: Unsupported = unsupported.entry
             shown = display(".".join(name.split(".")[: len(unsupported.key.split(".")) + 1]))
-            self.report(position, entry.code, entry.message.format(name=shown), entry.hint)
+            self.report(node, entry.code, entry.message.format(name=shown), entry.hint)
 
 
 class UnsupportedReporter(cst.CSTVisitor):
     """The findings of one module as a read-only visit (the engine fuses this into its first pass)."""
 
-    METADATA_DEPENDENCIES = (QualifiedNameProvider, PositionProvider)
+    METADATA_DEPENDENCIES = (QualifiedNameProvider,)
 
     def __init__(self, pipeline: Sequence[type[TableRewrite]]) -> None:
         super().__init__()
@@ -102,8 +111,7 @@ class UnsupportedReporter(cst.CSTVisitor):
         return imported_names(node, self.get_metadata(QualifiedNameProvider, node, set()))
 
     def _check(self, node: cst.CSTNode) -> None:
-        self.collector.check(node, self._names(node), self._calls.get(id(node)),
-                             self.get_metadata(PositionProvider, node).start)
+        self.collector.check(node, self._names(node), self._calls.get(id(node)))
 
     def visit_Import(self, node: cst.Import) -> bool:
         return False
@@ -129,4 +137,4 @@ def report(wrapper: cst.MetadataWrapper, pipeline: Iterable[type[TableRewrite]])
     """Findings for the module in `wrapper` (positions of the original source)."""
     reporter = UnsupportedReporter(tuple(pipeline))
     wrapper.visit(reporter)
-    return sorted(reporter.collector.findings)
+    return reporter.collector.findings(wrapper.module)

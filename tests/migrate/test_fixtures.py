@@ -33,7 +33,7 @@ def test_there_are_fixtures_for_every_family():
 def test_before_migrates_to_after(before: Path):
     after = before.with_name(before.name.replace(".before.py", ".after.py"))
     expected_findings = before.with_name(before.name.replace(".before.py", ".findings")).read_text().split("\n")
-    migrated, findings = migrate_text(before.read_text(), str(before))
+    migrated, findings = migrate_text(before.read_text(), str(before), verify=True)
     assert migrated == after.read_text()
     assert _findings(findings) == [line for line in expected_findings if line]
 
