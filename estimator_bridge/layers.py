@@ -26,6 +26,8 @@ Not supported (explicit errors, never silent): batch-norm `renorm`, `virtual_bat
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import inspect
 
 import tensorflow as tf
 from tensorflow.python.framework import smart_cond as _smart_cond  # the helper TF1 layers used
@@ -33,6 +35,17 @@ from tensorflow.python.framework import smart_cond as _smart_cond  # the helper 
 tf1 = tf.compat.v1
 
 __all__ = [
+    "AveragePooling1D",
+    "AveragePooling2D",
+    "BatchNormalization",
+    "Conv1D",
+    "Conv2D",
+    "Conv2DTranspose",
+    "Dense",
+    "Dropout",
+    "Flatten",
+    "MaxPooling1D",
+    "MaxPooling2D",
     "average_pooling1d",
     "average_pooling2d",
     "batch_normalization",
@@ -54,6 +67,20 @@ _FUSED_BATCH_NORM_MIN_EPSILON = 1.001e-5
 # ----------------------------------------------------------------------------- scopes and names
 
 
+class _LayerObjectState:
+    """What one `tf.layers` object (e.g. `Dense(3)`) keeps across calls: its scope, its weights."""
+
+    def __init__(self, base_name):
+        self.base_name = base_name
+        self.scope = None  # captured at the first call, re-entered with reuse=True afterwards
+        self.variables = []
+        self.updates = []
+
+
+# Set while a layer object's __call__ runs the functional code for it.
+_calling_object = contextvars.ContextVar("estimator_bridge_layer_object", default=None)
+
+
 @contextlib.contextmanager
 def _layer_scope(name, default_name, reuse=None, owns_variables=True):
     """Enter the variable scope and name scope TF 1.15's `tf.layers.Layer` used for one call.
@@ -63,15 +90,25 @@ def _layer_scope(name, default_name, reuse=None, owns_variables=True):
     TF1); no name with `reuse=True` opens `variable_scope(default_name)`; otherwise the scope is
     uniquified from `default_name` (`dense`, `dense_1`, ...). Layers without variables (pooling,
     dropout, flatten) never pass `_scope` and are always uniquified from `name or default_name`.
+    A layer object (`tf.layers.Dense(...)`) is uniquified from its name at its first call and
+    re-enters that scope with `reuse=True` at every later call (TF1's `_always_reuse_variable_scope`).
     """
-    if owns_variables and name:
-        opener = tf1.variable_scope(name)
-    elif owns_variables and reuse:
-        opener = tf1.variable_scope(default_name)
+    owner = _calling_object.get()
+    if owner is not None and owner.scope is not None:
+        captured_scope, reuse = owner.scope, True
     else:
-        opener = tf1.variable_scope(None, default_name=name or default_name)
-    with opener as captured_scope:
-        pass
+        if owner is not None:
+            opener = tf1.variable_scope(None, default_name=owner.base_name)
+        elif owns_variables and name:
+            opener = tf1.variable_scope(name)
+        elif owns_variables and reuse:
+            opener = tf1.variable_scope(default_name)
+        else:
+            opener = tf1.variable_scope(None, default_name=name or default_name)
+        with opener as captured_scope:
+            pass
+        if owner is not None:
+            owner.scope = captured_scope
     with tf1.variable_scope(captured_scope, reuse=reuse, auxiliary_name_scope=False) as scope:
         with tf1.name_scope(scope.original_name_scope):
             yield scope
@@ -110,10 +147,14 @@ def _get_weight(name, shape, dtype, initializer, regularizer=None, trainable=Tru
     get_variable too: the store adds its loss to REGULARIZATION_LOSSES only when it creates the
     variable, so reused layers do not count it twice (TF1's `_should_add_regularizer`).
     """
-    return tf1.get_variable(
+    variable = tf1.get_variable(
         name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
         trainable=trainable, constraint=constraint, synchronization=synchronization,
         aggregation=aggregation)
+    owner = _calling_object.get()
+    if owner is not None and not any(known is variable for known in owner.variables):
+        owner.variables.append(variable)
+    return variable
 
 
 def _add_activity_regularization(outputs, activity_regularizer):
@@ -128,6 +169,9 @@ def _add_activity_regularization(outputs, activity_regularizer):
 
 def _add_updates(updates):
     """Put update ops into UPDATE_OPS once each (TF1's `_add_elements_to_collection`)."""
+    owner = _calling_object.get()
+    if owner is not None:
+        owner.updates.extend(updates)
     collection = tf1.get_collection_ref(tf1.GraphKeys.UPDATE_OPS)
     present = {id(op) for op in collection}
     for update in updates:
@@ -691,3 +735,108 @@ class _BatchNormState:
                                             scale, self.epsilon)
         outputs.set_shape(inputs.shape)
         return outputs, updates
+
+
+# ----------------------------------------------------------------------------- object API
+
+
+class _LayerObject:
+    """Base of TF1's object API (`tf.layers.Dense(3)` then `layer(x)`), over the functions above.
+
+    The configuration is taken at construction; the first call creates the variables in a scope
+    uniquified from the layer's name (`dense`, `dense_1`, ...), every later call of the same
+    object re-enters that scope with `reuse=True`, i.e. shares the variables, as TF 1.15 did.
+    """
+
+    _function = None
+    _default_name = None
+
+    def __init__(self, *args, name=None, **kwargs):
+        parameters = [p for p in inspect.signature(type(self)._function).parameters.values()
+                      if p.name not in ("inputs", "name", "reuse", "training")]
+        if len(args) > len(parameters):
+            raise TypeError(f"{type(self).__name__} takes at most {len(parameters)} positional "
+                            f"arguments ({len(args)} given)")
+        self._config = {p.name: p.default for p in parameters}
+        for parameter, value in zip(parameters, args):
+            self._config[parameter.name] = value
+        unknown = set(kwargs) - set(self._config) - {"dtype"}
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unexpected keyword arguments "
+                            f"{sorted(unknown)}; it accepts {sorted(self._config)}.")
+        self._config.update({k: v for k, v in kwargs.items() if k in self._config})
+        missing = [p.name for p in parameters if self._config[p.name] is inspect.Parameter.empty]
+        if missing:
+            raise TypeError(f"{type(self).__name__} missing required arguments: {missing}")
+        self._state = _LayerObjectState(name or self._default_name)
+        self.name = name or self._default_name
+
+    def __call__(self, inputs, *args, **kwargs):
+        token = _calling_object.set(self._state)
+        try:
+            outputs = type(self)._function(inputs, *args, **self._config, **kwargs)
+        finally:
+            _calling_object.reset(token)
+        self.name = self._state.scope.name.rsplit("/", 1)[-1]
+        self.built = True
+        return outputs
+
+    apply = __call__
+    built = False
+
+    @property
+    def scope_name(self):
+        if self._state.scope is None:
+            raise ValueError(f'No name available for layer scope because the layer "{self.name}" '
+                             "has not been used yet. Call the layer before querying `scope_name`.")
+        return self._state.scope.name
+
+    @property
+    def variables(self):
+        return list(self._state.variables)
+
+    weights = variables
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self._state.variables if v.trainable]
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self):
+        return [v for v in self._state.variables if not v.trainable]
+
+    non_trainable_weights = non_trainable_variables
+
+    @property
+    def updates(self):
+        return list(self._state.updates)
+
+
+def _object_layer(class_name, function, default_name, extra_doc=""):
+    """A layer class whose calls run `function` (staticmethod: no bound `self`).
+
+    Not `tf.layers.Layer`, the base for user-defined layers with build()/call(): that one is not
+    provided (it is Keras-1 machinery).
+    """
+    doc = (f"`tf.layers.{class_name}`: object form of `{function.__name__}` (variables shared "
+           f"by every call of one object).{extra_doc}")
+    return type(class_name, (_LayerObject,), {"_function": staticmethod(function),
+                                       "_default_name": default_name, "__doc__": doc})
+
+
+Dense = _object_layer("Dense", dense, "dense")
+Conv1D = _object_layer("Conv1D", conv1d, "conv1d")
+Conv2D = _object_layer("Conv2D", conv2d, "conv2d")
+Conv2DTranspose = _object_layer("Conv2DTranspose", conv2d_transpose, "conv2d_transpose")
+MaxPooling1D = _object_layer("MaxPooling1D", max_pooling1d, "max_pooling1d")
+MaxPooling2D = _object_layer("MaxPooling2D", max_pooling2d, "max_pooling2d")
+AveragePooling1D = _object_layer("AveragePooling1D", average_pooling1d, "average_pooling1d")
+AveragePooling2D = _object_layer("AveragePooling2D", average_pooling2d, "average_pooling2d")
+Flatten = _object_layer("Flatten", flatten, "flatten")
+Dropout = _object_layer("Dropout", dropout, "dropout",
+                        " Call it as `layer(inputs, training=...)`.")
+BatchNormalization = _object_layer(
+    "BatchNormalization", batch_normalization, "batch_normalization",
+    " Call it as `layer(inputs, training=...)`; `layer.updates` holds its moving-average updates.")

@@ -77,7 +77,10 @@ _TPU_ESTIMATOR_ENTRIES = {
 # tf.layers: what estimator_bridge.layers implements; anything else is a clear error.
 LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
                    "max_pooling2d", "average_pooling1d", "average_pooling2d", "dropout",
-                   "flatten", "batch_normalization")
+                   "flatten", "batch_normalization",
+                   "Dense", "Conv1D", "Conv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
+                   "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten",
+                   "BatchNormalization")
 
 MODULES = {
     # ---- the TF1 top level: `import tensorflow as tf`, and `tf.compat.v1` (the same in TF 1.15)

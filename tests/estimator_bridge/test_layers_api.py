@@ -169,3 +169,38 @@ def test_scope_initializer_is_used_when_no_kernel_initializer_is_given():
             session.run(tf1.global_variables_initializer())
             np.testing.assert_array_equal(session.run(kernel), np.full([3, 2], 0.5, np.float32))
             np.testing.assert_array_equal(session.run(bias), np.zeros([2], np.float32))
+
+
+# ----------------------------------------------------------------------------- object API
+
+
+def test_layer_objects_share_variables_across_calls_and_uniquify_like_tf1():
+    with tf.Graph().as_default():
+        RECORDER.case_layer_objects(tf1, layers)
+        assert variable_names_and_shapes() == GOLDEN["layer_objects"]["variables"]
+        assert len(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)) == \
+            GOLDEN["layer_objects"]["update_ops"]
+
+
+def test_a_layer_object_reports_its_variables_updates_and_scope():
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None, 4])
+        norm = layers.BatchNormalization()
+        with pytest.raises(ValueError, match="has not been used yet"):
+            norm.scope_name
+        norm(x, training=True)
+        norm(x, training=False)
+        assert norm.scope_name == "batch_normalization"
+        assert [v.name for v in norm.trainable_variables] == [
+            "batch_normalization/gamma:0", "batch_normalization/beta:0"]
+        assert [v.name for v in norm.non_trainable_variables] == [
+            "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"]
+        assert norm.updates == tf1.get_collection(tf1.GraphKeys.UPDATE_OPS)
+        assert len(norm.updates) == 2
+
+
+def test_layer_object_constructor_errors_name_the_arguments():
+    with pytest.raises(TypeError, match=r"Dense missing required arguments: \['units'\]"):
+        layers.Dense()
+    with pytest.raises(TypeError, match="unexpected keyword arguments \\['unit'\\]"):
+        layers.Dense(unit=3)

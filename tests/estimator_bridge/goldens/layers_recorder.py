@@ -219,6 +219,35 @@ def case_flatten(tf1, layers):
             "first": layers.flatten(x, data_format="channels_first")}, None
 
 
+def case_layer_objects(tf1, layers):
+    """The object API: one object shares its variables across calls; names uniquify per object."""
+    x = tf1.constant(array(100, 4, 5))
+    images = tf1.constant(array(101, 2, 4, 4, 2))
+    dense = layers.Dense(3, activation=tf1.nn.relu, kernel_initializer=init(102, 5, 3),
+                         bias_initializer=init(103, 3))
+    first, second = dense(x), dense(x * 0.5)
+    head = layers.Dense(2, name="head", kernel_initializer=init(104, 3, 2))
+    other_head = layers.Dense(2, name="head", kernel_initializer=init(105, 3, 2))
+    functional = layers.dense(x, 2, kernel_initializer=init(106, 5, 2))
+    conv = layers.Conv2D(3, 3, padding="same", kernel_initializer=init(107, 3, 3, 2, 3))
+    pooled = layers.MaxPooling2D(2, 2)(conv(images))
+    reconvolved = conv(tf1.concat([images[:, :, :, :1], images[:, :, :, :1]], axis=3))
+    flat = layers.Flatten()(pooled)
+    norm = layers.BatchNormalization(momentum=0.9, gamma_initializer=init(108, 12))
+    normalized = norm(flat, training=True)
+    dropped = layers.Dropout(0.25, seed=11)(x, training=True)
+    outputs = {"first": first, "second": second, "head": head(first),
+               "other_head": other_head(second), "functional": functional,
+               "pooled": pooled, "reconvolved": reconvolved, "normalized": normalized,
+               "dropped": dropped}
+
+    def after():
+        # A constant input: `flat` depends on the conv kernel the step just changed, and graph
+        # mode would recompute it while tf.function reuses the value from before the step.
+        return {"norm_inference": norm(tf1.constant(array(109, 2, 12)), training=False)}
+    return outputs, after
+
+
 CASES = [(name[len("case_"):], fn) for name, fn in sorted(globals().items())
          if name.startswith("case_") and callable(fn)]
 
