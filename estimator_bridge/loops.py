@@ -107,11 +107,14 @@ class TrainLoop:
         return losses.stack()
 
     def _run_host_call(self, gathered):
-        if self._summary_writer is None:
-            result = metrics_lib.call_with_tensors(self._host_call_fn, gathered)
-        else:
-            with self._summary_writer.as_default(), tf.summary.record_if(True):
+        # At the root name scope: TF1 called host_call fns outside any loop, so a summary
+        # named "host_loss" must not become "while/host_loss".
+        with tf.compat.v1.name_scope(None):
+            if self._summary_writer is None:
                 result = metrics_lib.call_with_tensors(self._host_call_fn, gathered)
+            else:
+                with self._summary_writer.as_default(), tf.summary.record_if(True):
+                    result = metrics_lib.call_with_tensors(self._host_call_fn, gathered)
         return [op for op in tf.nest.flatten(result) if op is not None]
 
 
@@ -138,7 +141,6 @@ class EvalLoop:
         self.hook_tensors = hooks_lib.SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
-        self._final_function = tf.function(self._final_values, autograph=False)
 
     def __call__(self, iterator, num_steps: int):
         with self._cache.scope():
@@ -153,26 +155,54 @@ class EvalLoop:
             self._function.get_concrete_function(iterator, tf.TensorSpec([], tf.int32))
 
     def _replica_step(self, features, labels):
+        """One replica's eval step, built with TF1 graph semantics (only what is fetched runs).
+
+        TF1 ran `loss`, the metric tensors and the metric update ops of an EVAL model_fn and
+        nothing else; a tf.function runs every stateful op, so a train_op that model_fn builds
+        in every mode would train during evaluation. Building the step with
+        `tf.compat.v1.wrap_function` and pruning it to the fetches restores TF1's behaviour.
+        """
         if self._input_specs is None:
             self._input_specs = metrics_lib.spec_of((features, labels))
-        with self._cache.scope():
-            outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
-                                           ModeKeys.EVAL, batch_size=self._batch_size)
-            self.hooks = outputs.hooks
-            hook_tensors = self.hook_tensors.collect(outputs.hooks)
-            loss = tf.cast(outputs.loss, tf.float32)
-            metric_tensors = ()
-            self._metric_fn = None
-            self._model_fn_metrics = outputs.eval_metric_ops is not None
-            if outputs.eval_metrics is not None:
-                self._metric_fn, metric_tensors = outputs.eval_metrics
+        structure = (features, labels)
+        flat_inputs = tf.nest.flatten(structure)
+        built = {}
+
+        def graph_step(*flat):
+            step_features, step_labels = tf.nest.pack_sequence_as(structure, list(flat))
+            self._cache.begin_trace()
+            with self._cache.scope():
+                tf.compat.v1.train.get_or_create_global_step()
+                outputs = self._model_function(
+                    step_features, _labels_or_none(step_labels, self._has_labels),
+                    ModeKeys.EVAL, batch_size=self._batch_size)
+            built["outputs"] = outputs
             update_ops = []
             if outputs.eval_metric_ops is not None:
                 update_ops = metrics_lib.update_ops(metrics_lib.check_metric_dict(
                     outputs.eval_metric_ops, "model_fn eval_metric_ops"))
             with tf.control_dependencies(update_ops):
-                loss = tf.identity(loss)
-        return loss, metric_tensors, hook_tensors
+                loss = tf.identity(tf.cast(outputs.loss, tf.float32))
+            metric_tensors = outputs.eval_metrics[1] if outputs.eval_metrics is not None else ()
+            built["metric_structure"] = metric_tensors
+            hook_tensors = self.hook_tensors.collect(outputs.hooks)
+            built["num_hook_tensors"] = len(hook_tensors)
+            return ([loss] + [tf.identity(t) for t in tf.nest.flatten(metric_tensors)]
+                    + [tf.identity(t) for t in hook_tensors])
+
+        signature = [tf.TensorSpec(t.shape, t.dtype) for t in flat_inputs]
+        step = tf.compat.v1.wrap_function(graph_step, signature)
+        results = step(*flat_inputs)
+        outputs = built["outputs"]
+        self.hooks = outputs.hooks
+        self._model_fn_metrics = outputs.eval_metric_ops is not None
+        self._metric_fn = outputs.eval_metrics[0] if outputs.eval_metrics is not None else None
+        num_hook_tensors = built["num_hook_tensors"]
+        num_metric_tensors = len(results) - 1 - num_hook_tensors
+        metric_tensors = tf.nest.pack_sequence_as(built["metric_structure"],
+                                                  list(results[1:1 + num_metric_tensors]))
+        hook_tensors = list(results[1 + num_metric_tensors:])
+        return results[0], metric_tensors, hook_tensors
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
@@ -205,27 +235,35 @@ class EvalLoop:
         return loss_sum
 
     def final_values(self) -> dict:
-        """The metrics' values after the updates so far ({} when the spec had none)."""
+        """The metrics' values after the updates so far ({} when the spec had none).
+
+        metric_fn (or model_fn, for eval_metric_ops) is built once more in a TF1-style graph
+        (`tf.compat.v1.wrap_function`) on zero-length inputs and only its value tensors are
+        fetched: as in TF1's final `session.run(value_ops)`, no update op runs.
+        """
         if self._metric_fn is None and not self._model_fn_metrics:
             return {}
-        with self._cache.scope():
-            values = self._final_function()
-        return {name: value.numpy() for name, value in values.items()}
+        names = []
 
-    def _final_values(self):
-        self._cache.begin_trace()
-        values = {}
-        if self._metric_fn is not None:
-            with self._host_cache.scope():
-                metrics = metrics_lib.call_with_tensors(
-                    self._metric_fn, metrics_lib.zero_length_inputs(self._metric_specs))
-            values.update(metrics_lib.value_tensors(metrics))
-        if self._model_fn_metrics:
-            tf.compat.v1.train.get_or_create_global_step()
-            features, labels = metrics_lib.zero_length_inputs(self._input_specs)
-            with self._cache.scope():
-                outputs = self._model_function(
-                    features, _labels_or_none(labels, self._has_labels), ModeKeys.EVAL,
-                    batch_size=self._batch_size)
-            values.update(metrics_lib.value_tensors(outputs.eval_metric_ops))
-        return values
+        def graph_values():
+            values = {}
+            self._cache.begin_trace()
+            if self._metric_fn is not None:
+                with self._host_cache.scope():
+                    metrics = metrics_lib.call_with_tensors(
+                        self._metric_fn, metrics_lib.zero_length_inputs(self._metric_specs))
+                values.update(metrics_lib.value_tensors(metrics))
+            if self._model_fn_metrics:
+                features, labels = metrics_lib.zero_length_inputs(self._input_specs)
+                with self._cache.scope():
+                    tf.compat.v1.train.get_or_create_global_step()
+                    outputs = self._model_function(
+                        features, _labels_or_none(labels, self._has_labels), ModeKeys.EVAL,
+                        batch_size=self._batch_size)
+                values.update(metrics_lib.value_tensors(outputs.eval_metric_ops))
+            names.extend(values)
+            return [tf.identity(values[name]) for name in names]
+
+        with self._cache.scope():
+            values = tf.compat.v1.wrap_function(graph_values, [])()
+        return {name: value.numpy() for name, value in zip(names, values)}
