@@ -92,7 +92,7 @@ def _check_static_shapes(dataset, input_fn):
 
 
 def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
-               require_params=True) -> DistributedInput:
+               require_params=True, pad_to_batch=None) -> DistributedInput:
     """Calls input_fn (eagerly, on the CPU) and distributes its batches over the replicas."""
     tpu_config = config.tpu_config
     deployment_mode = tpu_config.input_deployment
@@ -113,7 +113,13 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
         result = calling.call_input_fn(input_fn, mode=mode, params=input_params, config=config,
                                        require_params=require_params)
         dataset, has_labels = _split_element(_as_dataset(result, input_fn))
-    if deployment.tpu_semantics:
+    element_spec = dataset.element_spec
+    if pad_to_batch is not None:
+        # predict() on TPU cores: short batches are padded to the global batch (a mask of the
+        # real rows travels with them), as TPUEstimator's _PaddingSignals did.
+        from estimator_bridge.predict import pad_batches
+        dataset = pad_batches(dataset, pad_to_batch)
+    elif deployment.tpu_semantics:
         _check_static_shapes(dataset, input_fn)
     cardinality = int(dataset.cardinality())
     strategy = deployment.strategy
@@ -127,4 +133,4 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
         steps = None
     elif steps < 0:
         steps = UNKNOWN_STEPS
-    return DistributedInput(distributed, has_labels, steps, model_batch, dataset.element_spec)
+    return DistributedInput(distributed, has_labels, steps, model_batch, element_spec)
