@@ -5,11 +5,15 @@ a TPUEstimator-era program trains and evaluates on current TensorFlow with the n
 original produced. Public names mirror the legacy ones.
 """
 
-from estimator_bridge import layers
+from estimator_bridge import export, hooks, layers
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
 from estimator_bridge.controller import NanLossDuringTrainingError
 from estimator_bridge.distribute import configure_logical_cpus
 from estimator_bridge.estimator import Estimator, TPUEstimator
+from estimator_bridge.hooks import (CheckpointSaverHook, LoggingTensorHook, LoopTimingHook,
+                                    NanTensorHook, ProfilerHook, SessionRunArgs,
+                                    SessionRunContext, SessionRunHook, SessionRunValues,
+                                    StopAtStepHook)
 from estimator_bridge.optimizers import CrossShardOptimizer
 from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
 
@@ -28,4 +32,16 @@ __all__ = [
     "TPUEstimatorSpec",
     "configure_logical_cpus",
     "layers",
+    "export",
+    "hooks",
+    "CheckpointSaverHook",
+    "LoggingTensorHook",
+    "LoopTimingHook",
+    "NanTensorHook",
+    "ProfilerHook",
+    "SessionRunArgs",
+    "SessionRunContext",
+    "SessionRunHook",
+    "SessionRunValues",
+    "StopAtStepHook",
 ]

@@ -15,6 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge import build, calling, checkpoints, controller, distribute, inputs, loops
+from estimator_bridge import export as export_lib
 from estimator_bridge import hooks as hooks_lib
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
 from estimator_bridge.model import ModelFunction
@@ -100,6 +101,31 @@ class _EstimatorBase:
         if latest is None:
             raise ValueError(f"Could not find trained model in model_dir: {self._model_dir}.")
         return latest
+
+    # ---- export --------------------------------------------------------------------------
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=None,
+                           as_text=False, checkpoint_path=None):
+        """Writes a timestamped SavedModel for serving (see `estimator_bridge.export`).
+
+        Returns:
+          the export directory (bytes, as TF1 returned it).
+        """
+        self._check_export_targets()
+        return export_lib.export_saved_model(
+            model_function=self._export_model_function(), model_dir=self._model_dir,
+            serving_input_receiver_fn=serving_input_receiver_fn,
+            export_dir_base=export_dir_base, assets_extra=assets_extra, as_text=as_text,
+            checkpoint_path=checkpoint_path, tf_random_seed=self._config.tf_random_seed)
+
+    export_savedmodel = export_saved_model
+
+    def _check_export_targets(self):
+        pass
+
+    def _export_model_function(self):
+        """Export runs model_fn on the CPU path: no batch_size, params['use_tpu'] = False."""
+        return ModelFunction(self._model_fn, params=self._params, config=self._config,
+                             use_tpu=False)
 
     # ---- subclass decisions --------------------------------------------------------------
     def _model_params_use_tpu(self):
@@ -312,7 +338,8 @@ class TPUEstimator(_EstimatorBase):
 
     def __init__(self, model_fn=None, model_dir=None, config=None, params=None, use_tpu=True,
                  train_batch_size=None, eval_batch_size=None, predict_batch_size=None,
-                 batch_axis=None, eval_on_tpu=True, export_to_tpu=True, export_to_cpu=True,
+                 batch_axis=None, eval_on_tpu=True,
+                 export_to_tpu=export_lib.EXPORT_TO_TPU_DEFAULT, export_to_cpu=True,
                  warm_start_from=None, embedding_config_spec=None,
                  export_saved_model_api_version=1):
         if config is None or not isinstance(config, RunConfig):
@@ -349,6 +376,11 @@ class TPUEstimator(_EstimatorBase):
         self._eval_batch_size = eval_batch_size
         self._predict_batch_size = predict_batch_size
         self._eval_on_tpu = eval_on_tpu
+        self._export_to_tpu = export_to_tpu
+        self._export_to_cpu = export_to_cpu
+
+    def _check_export_targets(self):
+        export_lib.check_export_targets(self._export_to_tpu, self._export_to_cpu)
 
     def _model_params_use_tpu(self):
         return bool(self._use_tpu)
@@ -400,6 +432,9 @@ class Estimator(_EstimatorBase):
     def _model_function(self):
         return _PlainModelFunction(self._model_fn, params=self._params, config=self._config,
                                    use_tpu=False)
+
+
+Estimator._export_model_function = Estimator._model_function
 
 
 class _PlainModelFunction(ModelFunction):
