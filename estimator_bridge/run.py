@@ -1,9 +1,10 @@
-"""`python -m estimator_bridge.run [--graph-mode] SCRIPT [ARGS...]`: run a TF1-era script unchanged.
+"""`python -m estimator_bridge.run [--graph-mode] (SCRIPT | -m MODULE) [ARGS...]`: run TF1 code unchanged.
 
 The script runs as `__main__` (via runpy, with `sys.argv = [SCRIPT, *ARGS]` and the script's
 folder first on `sys.path`, as `python SCRIPT ARGS` would), while its `import tensorflow as tf`
 (and its own modules' imports) see the TF1-shaped namespace of `estimator_bridge.compat`. Only
-this process changes: no site-packages edits. The exit code is the script's (`sys.exit(n)`,
+this process changes: no site-packages edits. `-m MODULE` runs a module the way `python -m MODULE`
+does (for code launched as `python -m official.resnet.resnet_main`). The exit code is the script's (`sys.exit(n)`,
 `tf.app.run()`'s), 1 for an uncaught exception, 2 for a usage error.
 
 TF 1.15 behaviours are switched on first (`compat.behavior.apply_tf1_behavior`: v1 TensorShape,
@@ -20,14 +21,21 @@ import os
 import runpy
 import sys
 
-USAGE = "usage: python -m estimator_bridge.run [--graph-mode] SCRIPT [ARGS...]"
+USAGE = "usage: python -m estimator_bridge.run [--graph-mode] (SCRIPT | -m MODULE) [ARGS...]"
 
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     graph_mode = False
+    module = None
     while argv and argv[0].startswith("-"):
         option = argv.pop(0)
+        if option == "-m":
+            if not argv:
+                print(f"{USAGE}\nerror: -m needs a MODULE", file=sys.stderr)
+                return 2
+            module = argv.pop(0)
+            break
         if option in ("-h", "--help"):
             print(USAGE)
             print(__doc__.split("\n", 2)[2].strip())
@@ -40,6 +48,9 @@ def main(argv=None) -> int:
             print(f"{USAGE}\nerror: unknown option {option!r} (options go before SCRIPT)",
                   file=sys.stderr)
             return 2
+    if module is not None:
+        return _run(graph_mode, [module, *argv], lambda: runpy.run_module(
+            module, run_name="__main__", alter_sys=True), search_path=os.getcwd())
     if not argv:
         print(f"{USAGE}\nerror: SCRIPT is required", file=sys.stderr)
         return 2
@@ -49,18 +60,24 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
 
-    from estimator_bridge import compat
+    return _run(graph_mode, [script, *script_args],
+                lambda: runpy.run_path(script, run_name="__main__"),
+                search_path=os.path.dirname(os.path.abspath(script)))
 
+
+def _run(graph_mode, program_argv, run_program, search_path) -> int:
+    """Run the program under the TF1 namespace, as `python` would: argv, sys.path, exit code."""
+    from estimator_bridge import compat
     from estimator_bridge.compat import behavior
 
     with compat.installed():
         behavior.apply_tf1_behavior()  # v1 TensorShape and Tensor equality, as TF 1.15
         if graph_mode:
             behavior.enter_graph_mode()
-        sys.argv = [script, *script_args]
-        sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+        sys.argv = list(program_argv)
+        sys.path.insert(0, search_path)
         try:
-            runpy.run_path(script, run_name="__main__")
+            run_program()
         except SystemExit as exit_request:
             return _exit_code(exit_request.code)
     return 0

@@ -199,8 +199,25 @@ def test_session_scripts_fail_clearly_without_graph_mode(tmp_path):
     assert "not compatible with eager execution" in completed.stderr
 
 
+def test_dash_m_runs_a_module_as_main(tmp_path):
+    package = tmp_path / "legacy_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    script(package, """
+        import sys
+        import tensorflow as tf
+        if __name__ == "__main__":
+            print("module main", sys.argv[1:], tf.contrib.tpu.TPUEstimator.__name__)
+            sys.exit(4)
+        """, name="trainer.py")
+    completed = run_through_runner("-m", "legacy_pkg.trainer", "--flag", cwd=tmp_path)
+    assert completed.returncode == 4, completed.stderr[-3000:]
+    assert "module main ['--flag'] TPUEstimator" in completed.stdout
+
+
 @pytest.mark.parametrize("arguments, message", [
     ([], "SCRIPT is required"),
+    (["-m"], "-m needs a MODULE"),
     (["--bogus", "x.py"], "unknown option '--bogus'"),
     (["does_not_exist.py"], "script 'does_not_exist.py' does not exist"),
 ])
