@@ -27,3 +27,24 @@ def _configure_logical_cpus():
 
 
 _configure_logical_cpus()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _restore_tf2_behaviour():
+    """Undo process-wide TF1 switches a test may have flipped (v1 TensorShape, Tensor equality).
+
+    Legacy programs run in-process (`tf.disable_v2_behavior()` under the compat namespace)
+    switch them on for the whole process; without this, later tests see `shape=(?, 8)` instead
+    of `(None, 8)` depending on test order.
+    """
+    import tensorflow as tf
+    from tensorflow.python.framework import tensor, tensor_shape
+
+    yield
+    if tensor_shape._TENSORSHAPE_V2_OVERRIDE is False:
+        tf.compat.v1.enable_v2_tensorshape()
+    if not tensor.Tensor._USE_EQUALITY:
+        tf.compat.v1.enable_tensor_equality()
