@@ -93,8 +93,7 @@ class FindingCollector:
             return
         if unsupported is not None:
             entry: Unsupported = unsupported.entry
-            shown = display(".".join(name.split(".")[: len(unsupported.key.split(".")) + 1]))
-            self.report(node, entry.code, entry.message.format(name=shown), entry.hint)
+            self.report(node, entry.code, entry.message.format(name=display(name)), entry.hint)
 
 
 class UnsupportedReporter(cst.CSTVisitor):

@@ -65,6 +65,13 @@ CONTRIB = {
     "tensorflow.contrib.distribute.has_strategy": Replacement("tensorflow.distribute.has_strategy"),
     "tensorflow.contrib.distribute.in_cross_replica_context": Replacement("tensorflow.distribute.in_cross_replica_context"),
     "tensorflow.distribute.experimental.TPUStrategy": Replacement("tensorflow.distribute.TPUStrategy"),
+    "tensorflow.contrib.training.checkpoints_iterator": Replacement("tensorflow.train.checkpoints_iterator"),
+    "tensorflow.contrib.stateless.stateless_random_normal": Replacement("tensorflow.random.stateless_normal"),
+    "tensorflow.contrib.stateless.stateless_random_uniform": Replacement("tensorflow.random.stateless_uniform"),
+    # (tf.contrib.rnn cells have no target: tf.compat.v1.nn.rnn_cell needs Keras 2 -> MIG301.)
+    # contrib's flatten reshaped to [batch, -1] like tf.layers.flatten (no variables).
+    "tensorflow.contrib.layers.flatten": Replacement("estimator_bridge.layers.flatten"),
+    "tensorflow.contrib.framework.nest": Replacement("tensorflow.nest"),
 }
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
