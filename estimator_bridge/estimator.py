@@ -15,6 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge import build, calling, checkpoints, controller, distribute, inputs, loops
+from estimator_bridge import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge import hooks as hooks_lib
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
@@ -272,6 +273,57 @@ class _EstimatorBase:
         # A time-based iterations_per_loop ('30s') runs adaptively on TPU; the bridge runs
         # loops of 100 steps, a cadence of the same order on CPU/GPU.
         return parsed.value if parsed.unit == "count" else 100
+
+    # ---- predict -------------------------------------------------------------------------
+    def predict(self, input_fn, predict_keys=None, hooks=None, checkpoint_path=None,
+                yield_single_examples=True):
+        """Yields predictions for input_fn's batches from the latest checkpoint (or checkpoint_path).
+
+        Per example (a dict of numpy rows, or rows of a single tensor) or, with
+        yield_single_examples=False, per batch. With R emulated TPU cores a short last batch is
+        padded to predict_batch_size and the padding is dropped before yielding.
+
+        Raises:
+          ValueError: predict_keys with non-dict predictions or unknown keys; predictions of
+            different batch lengths; a missing predict_batch_size on several TPU cores.
+        """
+        if hooks:
+            raise NotImplementedError("predict(hooks=...) is not supported by the bridge yet; "
+                                      "remove the hooks.")
+        deployment = self._ensure_deployment()
+        global_batch = self._global_batch_size(ModeKeys.PREDICT)
+        pad_to = None
+        if deployment.tpu_semantics and deployment.num_replicas > 1:
+            if global_batch is None:
+                raise ValueError("predict_batch_size in TPUEstimator constructor cannot be `None` "
+                                 "if .predict is running on TPU. Pass predict_batch_size=... .")
+            pad_to = global_batch
+        data = inputs.make_input(input_fn, mode=ModeKeys.PREDICT, params=self._params,
+                                 config=self._config, deployment=deployment,
+                                 global_batch_size=global_batch,
+                                 require_params=self._require_params, pad_to_batch=pad_to)
+        self._build(ModeKeys.PREDICT, data)
+        prefix = checkpoint_path or self.latest_checkpoint()
+        if prefix is None:
+            logger.warning("Could not find trained model in model_dir: %s, running "
+                           "initialization to predict.", self._model_dir)
+            with deployment.strategy.scope():
+                self._cache.reset_to_initial_values()
+        self._restore(prefix)
+        loop = self._loop(ModeKeys.PREDICT, data, lambda: predict_lib.PredictLoop(
+            deployment=deployment, cache=self._cache, model_function=self._model_function(),
+            per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
+            padded=pad_to is not None))
+        iterator = iter(data.dataset)
+        done = 0
+        while data.steps_available in (None, inputs.UNKNOWN_STEPS) or done < data.steps_available:
+            try:
+                batch = loop(iterator)
+            except tf.errors.OutOfRangeError:
+                break
+            done += 1
+            yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
+                                            yield_single_examples)
 
     # ---- evaluate ------------------------------------------------------------------------
     def _check_evaluate(self, steps):
