@@ -46,8 +46,16 @@ __all__ = [
     "Flatten",
     "MaxPooling1D",
     "MaxPooling2D",
+    "AveragePooling3D",
+    "Conv3D",
+    "MaxPooling3D",
+    "SeparableConv2D",
     "average_pooling1d",
     "average_pooling2d",
+    "average_pooling3d",
+    "conv3d",
+    "max_pooling3d",
+    "separable_conv2d",
     "batch_normalization",
     "conv1d",
     "conv2d",
@@ -278,7 +286,7 @@ def _conv(rank, default_name, inputs, filters, kernel_size, strides, padding, da
           dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
           kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
           bias_constraint, trainable, name, reuse):
-    """Keras-1 `Conv` (rank 1 or 2): kernel `size + (in_channels, filters)`, then `BiasAdd`."""
+    """Keras-1 `Conv` (rank 1, 2 or 3): kernel `size + (in_channels, filters)`, then `BiasAdd`."""
     inputs = _as_input_tensor(inputs, default_name)
     kernel_size = _normalize_tuple(kernel_size, rank, "kernel_size")
     strides = _normalize_tuple(strides, rank, "strides")
@@ -344,6 +352,68 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                  dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
                  kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
                  bias_constraint, trainable, name, reuse)
+
+
+def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+           data_format="channels_last", dilation_rate=(1, 1, 1), activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=tf1.zeros_initializer(),
+           kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+           kernel_constraint=None, bias_constraint=None, trainable=True, name=None, reuse=None):
+    """`tf.layers.conv3d`: variables `conv3d/kernel` (d, h, w, in, filters) and `conv3d/bias`."""
+    return _conv(3, "conv3d", inputs, filters, kernel_size, strides, padding, data_format,
+                 dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
+                 kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
+                 bias_constraint, trainable, name, reuse)
+
+
+def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+                     data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
+                     activation=None, use_bias=True, depthwise_initializer=None,
+                     pointwise_initializer=None, bias_initializer=tf1.zeros_initializer(),
+                     depthwise_regularizer=None, pointwise_regularizer=None,
+                     bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
+                     pointwise_constraint=None, bias_constraint=None, trainable=True, name=None,
+                     reuse=None):
+    """`tf.layers.separable_conv2d`: depthwise then 1x1 pointwise convolution.
+
+    Variables `separable_conv2d/depthwise_kernel` (h, w, in, depth_multiplier),
+    `pointwise_kernel` (1, 1, in * depth_multiplier, filters) and `bias`.
+    """
+    inputs = _as_input_tensor(inputs, "separable_conv2d")
+    kernel_size = _normalize_tuple(kernel_size, 2, "kernel_size")
+    strides = _normalize_tuple(strides, 2, "strides")
+    dilation_rate = _normalize_tuple(dilation_rate, 2, "dilation_rate")
+    padding = _normalize_padding(padding)
+    data_format = _normalize_data_format(data_format)
+    with _layer_scope(name, "separable_conv2d", reuse) as scope:
+        _check_rank(inputs, scope.name, expected_rank=4)
+        channel_axis = 1 if data_format == "channels_first" else -1
+        input_dim = tf.compat.dimension_value(inputs.shape[channel_axis])
+        if input_dim is None:
+            raise ValueError(
+                f"The channel dimension of the inputs to {scope.name} should be defined. "
+                f"Found `None` in shape {inputs.shape}.")
+        dtype = _weights_dtype(inputs, "separable_conv2d")
+        depthwise_kernel = _get_weight(
+            "depthwise_kernel", list(kernel_size) + [input_dim, depth_multiplier], dtype,
+            depthwise_initializer, depthwise_regularizer, trainable, depthwise_constraint)
+        pointwise_kernel = _get_weight(
+            "pointwise_kernel", [1, 1, depth_multiplier * input_dim, filters], dtype,
+            pointwise_initializer, pointwise_regularizer, trainable, pointwise_constraint)
+        bias = None
+        if use_bias:
+            bias = _get_weight("bias", [filters], dtype, bias_initializer, bias_regularizer,
+                               trainable, bias_constraint)
+        tf_format = _tf_data_format(data_format, 2)
+        step = (1,) + strides + (1,) if data_format == "channels_last" else (1, 1) + strides
+        outputs = tf1.nn.separable_conv2d(inputs, depthwise_kernel, pointwise_kernel,
+                                          strides=step, padding=padding.upper(),
+                                          rate=dilation_rate, data_format=tf_format)
+        if bias is not None:
+            outputs = tf.nn.bias_add(outputs, bias, data_format=tf_format)
+        outputs = _activate(outputs, activation)
+        _add_activity_regularization(outputs, activity_regularizer)
+    return outputs
 
 
 def _deconv_output_length(input_length, filter_size, padding, stride):
@@ -432,6 +502,25 @@ def _pool2d(pool, default_name, inputs, pool_size, strides, padding, data_format
                     data_format=_tf_data_format(data_format, 2))
 
 
+def _pool3d(pool, default_name, inputs, pool_size, strides, padding, data_format, name):
+    inputs = _as_input_tensor(inputs, default_name)
+    pool_size = _normalize_tuple(pool_size, 3, "pool_size")
+    strides = _normalize_tuple(pool_size if strides is None else strides, 3, "strides")
+    padding = _normalize_padding(padding)
+    data_format = _normalize_data_format(data_format)
+    with _layer_scope(name, default_name, owns_variables=False) as scope:
+        _check_rank(inputs, scope.name, expected_rank=5)
+        window, step = (1,) + pool_size + (1,), (1,) + strides + (1,)
+        if data_format == "channels_first":
+            # TF 1.15's Keras-1 pooled NCDHW inputs through NDHWC (the CPU kernels' format).
+            inputs = tf.transpose(inputs, (0, 2, 3, 4, 1))
+        outputs = pool(inputs, ksize=window, strides=step, padding=padding.upper(),
+                       data_format="NDHWC")
+        if data_format == "channels_first":
+            outputs = tf.transpose(outputs, (0, 4, 1, 2, 3))
+        return outputs
+
+
 def _pool1d(pool, default_name, inputs, pool_size, strides, padding, data_format, name):
     """Keras-1 pooled 1-D inputs as images of width 1 (expand, pool2d, squeeze)."""
     inputs = _as_input_tensor(inputs, default_name)
@@ -477,6 +566,20 @@ def average_pooling1d(inputs, pool_size, strides, padding="valid", data_format="
                       name=None):
     """`tf.layers.average_pooling1d` on (batch, width, channels) inputs."""
     return _pool1d(tf.nn.avg_pool2d, "average_pooling1d", inputs, pool_size, strides, padding,
+                   data_format, name)
+
+
+def max_pooling3d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None):
+    """`tf.layers.max_pooling3d` on (batch, depth, height, width, channels) inputs."""
+    return _pool3d(tf.nn.max_pool3d, "max_pooling3d", inputs, pool_size, strides, padding,
+                   data_format, name)
+
+
+def average_pooling3d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                      name=None):
+    """`tf.layers.average_pooling3d` on (batch, depth, height, width, channels) inputs."""
+    return _pool3d(tf.nn.avg_pool3d, "average_pooling3d", inputs, pool_size, strides, padding,
                    data_format, name)
 
 
@@ -835,6 +938,10 @@ MaxPooling2D = _object_layer("MaxPooling2D", max_pooling2d, "max_pooling2d")
 AveragePooling1D = _object_layer("AveragePooling1D", average_pooling1d, "average_pooling1d")
 AveragePooling2D = _object_layer("AveragePooling2D", average_pooling2d, "average_pooling2d")
 Flatten = _object_layer("Flatten", flatten, "flatten")
+Conv3D = _object_layer("Conv3D", conv3d, "conv3d")
+SeparableConv2D = _object_layer("SeparableConv2D", separable_conv2d, "separable_conv2d")
+MaxPooling3D = _object_layer("MaxPooling3D", max_pooling3d, "max_pooling3d")
+AveragePooling3D = _object_layer("AveragePooling3D", average_pooling3d, "average_pooling3d")
 Dropout = _object_layer("Dropout", dropout, "dropout",
                         " Call it as `layer(inputs, training=...)`.")
 BatchNormalization = _object_layer(

@@ -77,7 +77,9 @@ _TPU_ESTIMATOR_ENTRIES = {
 # tf.layers: what estimator_bridge.layers implements; anything else is a clear error.
 LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
                    "max_pooling2d", "average_pooling1d", "average_pooling2d", "dropout",
-                   "flatten", "batch_normalization",
+                   "flatten", "batch_normalization", "conv3d", "separable_conv2d",
+                   "max_pooling3d", "average_pooling3d", "Conv3D", "SeparableConv2D",
+                   "MaxPooling3D", "AveragePooling3D",
                    "Dense", "Conv1D", "Conv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
                    "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten",
                    "BatchNormalization")

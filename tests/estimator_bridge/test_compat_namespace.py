@@ -39,8 +39,8 @@ def test_compat_v1_is_the_same_namespace_and_v2_is_current_tensorflow():
 def test_layers_point_at_estimator_bridge_layers():
     for name in tables.LAYER_FUNCTIONS:
         assert getattr(TF1.layers, name) is getattr(layers, name)
-    with pytest.raises(compat.UnsupportedName, match="tf.layers.separable_conv2d"):
-        TF1.layers.separable_conv2d
+    with pytest.raises(compat.UnsupportedName, match="tf.layers.separable_conv1d"):
+        TF1.layers.separable_conv1d
 
 
 def test_tpu_estimator_names_come_from_the_bridge_in_every_spelling():

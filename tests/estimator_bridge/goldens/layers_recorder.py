@@ -134,6 +134,32 @@ def case_conv1d_pool(tf1, layers):
     return {"causal": causal, "pooled": pooled, "same": same, "averaged": averaged}, None
 
 
+def case_conv3d_pool3d(tf1, layers):
+    x = tf1.constant(array(110, 2, 4, 5, 5, 2))
+    net = layers.conv3d(x, 3, 2, padding="same", activation=tf1.nn.relu,
+                        kernel_initializer=init(111, 2, 2, 2, 2, 3), bias_initializer=init(112, 3))
+    pooled = layers.max_pooling3d(net, 2, 2)
+    averaged = layers.average_pooling3d(net, (2, 3, 3), 1, padding="same")
+    strided = layers.conv3d(x, 2, (1, 2, 2), strides=(1, 2, 2),
+                            kernel_initializer=init(113, 1, 2, 2, 2, 2))
+    return {"conv": net, "pooled": pooled, "averaged": averaged, "strided": strided}, None
+
+
+def case_separable_conv2d(tf1, layers):
+    x = tf1.constant(array(114, 2, 6, 6, 3))
+    plain = layers.separable_conv2d(x, 4, 3, padding="same", depth_multiplier=2,
+                                    depthwise_initializer=init(115, 3, 3, 3, 2),
+                                    pointwise_initializer=init(116, 1, 1, 6, 4),
+                                    bias_initializer=init(117, 4), activation=tf1.nn.relu)
+    dilated = layers.separable_conv2d(x, 2, 3, dilation_rate=2, padding="same",
+                                      depthwise_initializer=init(118, 3, 3, 3, 1),
+                                      pointwise_initializer=init(119, 1, 1, 3, 2))
+    strided = layers.separable_conv2d(x, 2, 2, strides=2,
+                                      depthwise_initializer=init(120, 2, 2, 3, 1),
+                                      pointwise_initializer=init(121, 1, 1, 3, 2))
+    return {"plain": plain, "dilated": dilated, "strided": strided}, None
+
+
 def case_conv2d_transpose(tf1, layers):
     x = tf1.constant(array(50, 2, 3, 3, 2))
     same = layers.conv2d_transpose(x, 3, 3, strides=2, padding="same",
