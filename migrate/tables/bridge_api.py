@@ -14,8 +14,7 @@ BRIDGE_API = frozenset({
     "export.build_raw_serving_input_receiver_fn", "export.build_parsing_serving_input_receiver_fn",
     # hooks
     "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
-    "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "StepCounterHook",
-    "SummarySaverHook", "NanTensorHook",
+    "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook",
     # TF1 layers (Keras 3 removed tf.compat.v1.layers)
     "layers.dense", "layers.conv2d", "layers.max_pooling2d", "layers.average_pooling2d",
     "layers.batch_normalization", "layers.dropout", "layers.flatten",
