@@ -52,6 +52,8 @@ def _alias_walk(dotted_name):
 
 def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
     target, resolved = _alias_walk(name)
+    if not resolved and isinstance(target, namespace.AliasModule):
+        _raise_if_closed(target, name)
     if not resolved:
         # A real TensorFlow module path (tensorflow.python..., tensorflow.compat.v1.nn): let
         # TensorFlow's own import machinery load it, then hand out what was asked for.
@@ -60,6 +62,19 @@ def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
     if fromlist:
         return target
     return namespace.alias_module(name.split(".", 1)[0])
+
+
+def _raise_if_closed(module, dotted_name):
+    """`import tensorflow.contrib.slim`: a clear ImportError, not "No module named ...contrib"."""
+    spec = tables.MODULES[module.__name__]
+    closed = [f for f in spec.fallbacks if f.startswith("unsupported-attribute:")]
+    if closed or not spec.fallbacks:
+        remainder = dotted_name[len(module.__name__) + 1:].split(".", 1)[0]
+        legacy_name = namespace.display_name(f"{module.__name__}.{remainder}")
+        message = (tables.UNSUPPORTED[closed[0].split(":", 1)[1]] if closed else
+                   f"the compat namespace's {namespace.display_name(module.__name__)} has only "
+                   f"{', '.join(sorted(spec.entries))}.")
+        raise ImportError(f"{legacy_name} is not available: {message}", name=dotted_name)
 
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002 (builtin names)

@@ -46,7 +46,7 @@ class AliasModule(types.ModuleType):
             raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}")
         if attribute in spec.entries:
             value = resolve_target(spec.entries[attribute],
-                                   _display_name(f"{self.__name__}.{attribute}"))
+                                   display_name(f"{self.__name__}.{attribute}"))
         else:
             value = _from_fallbacks(self.__name__, spec.fallbacks, attribute)
         if not isinstance(value, _Unsupported):
@@ -80,13 +80,13 @@ class _Unsupported:
         return f"<unsupported {self.legacy_name}>"
 
 
-def _display_name(dotted):
+def display_name(dotted):
     """How legacy code spells it: `tensorflow.contrib.tpu.X` -> `tf.contrib.tpu.X`."""
     return "tf." + dotted[len("tensorflow."):] if dotted.startswith("tensorflow.") else dotted
 
 
 def _from_fallbacks(module_name, fallbacks, attribute):
-    legacy_name = _display_name(f"{module_name}.{attribute}")
+    legacy_name = display_name(f"{module_name}.{attribute}")
     for fallback in fallbacks:
         if fallback.startswith("unsupported-attribute:"):
             message = tables.UNSUPPORTED[fallback.split(":", 1)[1]]

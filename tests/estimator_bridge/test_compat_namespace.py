@@ -122,6 +122,17 @@ def test_installed_serves_legacy_importers_and_leaves_libraries_alone():
     assert library["tf"] is tf
 
 
+def test_importing_a_removed_contrib_module_names_what_is_available():
+    with compat.installed():
+        with pytest.raises(ImportError, match="tf.contrib.slim is not available: tf.contrib was "
+                                              "removed in TF 2.0"):
+            run_import("import tensorflow.contrib.slim as slim\n", "legacy_model")
+        with pytest.raises(ImportError, match="tf.contrib.tpu.python.tpu.tpu_feed is not "
+                                              "available"):
+            run_import("from tensorflow.contrib.tpu.python.tpu.tpu_feed import InfeedQueue\n",
+                       "legacy_model")
+
+
 # ----------------------------------------------------------------------------- the tables
 
 
