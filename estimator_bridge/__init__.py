@@ -16,6 +16,7 @@ from estimator_bridge.hooks import (CheckpointSaverHook, LoggingTensorHook, Loop
                                     StopAtStepHook)
 from estimator_bridge.optimizers import CrossShardOptimizer
 from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
+from estimator_bridge.warm_start import VocabInfo, WarmStartSettings
 
 __version__ = "0.1.0"
 
@@ -44,4 +45,6 @@ __all__ = [
     "SessionRunHook",
     "SessionRunValues",
     "StopAtStepHook",
+    "VocabInfo",
+    "WarmStartSettings",
 ]

@@ -11,6 +11,8 @@ import copy
 import functools
 import inspect
 
+from estimator_bridge import warm_start
+
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config", "self"}
 
 
@@ -87,4 +89,5 @@ def call_model_fn(model_fn, *, features, labels, mode, params, config):
         kwargs["params"] = copy.deepcopy(params)
     if "config" in args:
         kwargs["config"] = copy.deepcopy(config)
-    return model_fn(features=features, **kwargs)
+    with warm_start.intercepting():  # init_from_checkpoint is applied once, not per step
+        return model_fn(features=features, **kwargs)

@@ -18,6 +18,7 @@ from estimator_bridge import build, calling, checkpoints, controller, distribute
 from estimator_bridge import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge import hooks as hooks_lib
+from estimator_bridge import warm_start
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
 from estimator_bridge.model import ModelFunction
 from estimator_bridge.spec import ModeKeys
@@ -78,6 +79,8 @@ class _EstimatorBase:
         self._host_cache = None
         self._built_modes = set()
         self._loops = {}
+        self._warm_start_settings = None
+        self._init_from_checkpoint = {}  # mode -> Assignments recorded in the build pass
 
     # ---- public properties ---------------------------------------------------------------
     model_dir = property(lambda self: self._model_dir)
@@ -162,10 +165,12 @@ class _EstimatorBase:
             return
         if self._config.tf_random_seed is not None and not self._built_modes:
             tf.random.set_seed(self._config.tf_random_seed)
-        build.build_variables(cache=self._cache, model_function=self._model_function(),
-                              mode=mode, element_spec=data.element_spec,
-                              has_labels=data.has_labels,
-                              batch_size=data.per_replica_batch_size)
+        with warm_start.recording() as init_from_checkpoint:
+            build.build_variables(cache=self._cache, model_function=self._model_function(),
+                                  mode=mode, element_spec=data.element_spec,
+                                  has_labels=data.has_labels,
+                                  batch_size=data.per_replica_batch_size)
+        self._init_from_checkpoint[mode] = init_from_checkpoint
         self._built_modes.add(mode)
 
     def _model_variables(self):
@@ -211,6 +216,10 @@ class _EstimatorBase:
         deployment = self._ensure_deployment()
         data = self._make_input(input_fn, ModeKeys.TRAIN)
         self._build(ModeKeys.TRAIN, data)
+        if latest is None:  # TF1 warm-started through initializers: only without a checkpoint
+            warm_start.apply(settings=self._warm_start_settings,
+                             recorded=self._init_from_checkpoint.get(ModeKeys.TRAIN, []),
+                             variables=self._model_variables(), strategy=deployment.strategy)
         self._restore(latest)
         start_step = self._global_step()
         last_step = max_steps if max_steps is not None else (
@@ -420,10 +429,9 @@ class TPUEstimator(_EstimatorBase):
         if export_saved_model_api_version not in (1, 2):
             raise ValueError("export_saved_model_api_version should be 1 or 2; got "
                              f"{export_saved_model_api_version!r}.")
-        if warm_start_from is not None:
-            raise NotImplementedError("TPUEstimator(warm_start_from=...) is not supported by the "
-                                      "bridge yet; start from a model_dir holding the checkpoint.")
+        warm_start_settings = warm_start.settings_from(warm_start_from)
         super().__init__(model_fn, model_dir, config, params, use_tpu=use_tpu)
+        self._warm_start_settings = warm_start_settings
         self._train_batch_size = train_batch_size
         self._eval_batch_size = eval_batch_size
         self._predict_batch_size = predict_batch_size
@@ -467,10 +475,9 @@ class Estimator(_EstimatorBase):
             raise ValueError(f"config must be an estimator_bridge.RunConfig, got "
                              f"{type(config).__name__}.")
         calling.verify_model_fn_args(model_fn, params, require_params=False)
-        if warm_start_from is not None:
-            raise NotImplementedError("Estimator(warm_start_from=...) is not supported by the "
-                                      "bridge yet; start from a model_dir holding the checkpoint.")
+        warm_start_settings = warm_start.settings_from(warm_start_from)
         super().__init__(model_fn, model_dir, config, params, use_tpu=False)
+        self._warm_start_settings = warm_start_settings
 
     def _model_params_use_tpu(self):
         return None

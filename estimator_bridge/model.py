@@ -11,7 +11,7 @@ import dataclasses
 
 import tensorflow as tf
 
-from estimator_bridge import calling
+from estimator_bridge import calling, warm_start
 from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec
 
 
@@ -69,7 +69,8 @@ class ModelFunction:
 def _normalise(spec, mode, model_fn) -> ModelOutputs:
     if isinstance(spec, TPUEstimatorSpec):
         if spec.scaffold_fn is not None:
-            spec.scaffold_fn()
+            with warm_start.intercepting():  # BERT: init_from_checkpoint in scaffold_fn
+                spec.scaffold_fn()
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]
         return ModelOutputs(spec.loss, spec.train_op, spec.eval_metrics, None, spec.host_call,

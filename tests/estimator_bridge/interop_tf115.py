@@ -46,7 +46,7 @@ def train(model_dir, max_steps, warm_from=None, vars_regex=None, prev_scope=None
         prev = None
         if prev_scope:
             hidden_scope = "new"
-            prev = {"new/kernel": prev_scope + "/kernel", "new/bias": prev_scope + "/bias"}
+            prev = {"new/kernel": prev_scope + "/kernel"}
         warm = tf.estimator.WarmStartSettings(warm_from, vars_to_warm_start=vars_regex,
                                               var_name_to_prev_var_name=prev)
     est = estimator(model_dir, warm, hidden_scope)
