@@ -124,6 +124,14 @@ def _tpu_deployment(target) -> Deployment:
 
 def choose_deployment(config, *, use_tpu: bool) -> Deployment:
     """The deployment for a TPUEstimator/Estimator configuration (see the module docstring)."""
+    from estimator_bridge import cluster as cluster_lib
+
+    info = getattr(config, "cluster_info", cluster_lib.LOCAL)
+    if info.is_multi_worker and _tpu_address(config) is None:
+        strategy = cluster_lib.multi_worker_strategy(info)
+        return Deployment(strategy, strategy.num_replicas_in_sync, bool(use_tpu),
+                          f"MultiWorkerMirroredStrategy: {info.num_worker_replicas} workers, "
+                          f"this is {info.task_type}:{info.task_id}")
     if use_tpu:
         target = _tpu_address(config)
         if target is not None:
@@ -133,7 +141,7 @@ def choose_deployment(config, *, use_tpu: bool) -> Deployment:
             return Deployment(tf.distribute.OneDeviceStrategy(_default_device()), 1, True,
                               "1 emulated TPU core on " + _default_device())
         devices = _local_devices_for(num_replicas)
-        return Deployment(tf.distribute.MirroredStrategy(devices), num_replicas, True,
+        return Deployment(_mirrored(devices), num_replicas, True,
                           f"{num_replicas} emulated TPU cores on {', '.join(devices)}")
     if config.train_distribute is not None:
         strategy = config.train_distribute
@@ -141,6 +149,20 @@ def choose_deployment(config, *, use_tpu: bool) -> Deployment:
                           f"{type(strategy).__name__} from RunConfig.train_distribute")
     return Deployment(tf.distribute.OneDeviceStrategy(_default_device()), 1, False,
                       "one device: " + _default_device())
+
+
+def _mirrored(devices) -> tf.distribute.MirroredStrategy:
+    """MirroredStrategy; on logical CPU devices reducing through one device, not collectives.
+
+    Collective all-reduce keys are allocated per strategy object, starting at the same value:
+    a second MirroredStrategy with another device count in the same process then fails with
+    "Device ... is joining a group with size8, but that group has size 2" (measured). CPU
+    emulation gains nothing from collectives, so it sums on one device instead.
+    """
+    if all("GPU" not in device.upper() for device in devices):
+        return tf.distribute.MirroredStrategy(
+            devices, cross_device_ops=tf.distribute.ReductionToOneDevice())
+    return tf.distribute.MirroredStrategy(devices)
 
 
 def _default_device() -> str:
