@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from migrate import cache
 from migrate.engine import migrate_bytes
 from migrate.findings import FileResult, Finding, Location
 from migrate.notebooks import migrate_notebook
@@ -47,8 +48,13 @@ def migrate_source(data: bytes, path: str) -> FileResult:
 def migrate_file(path: str) -> FileResult:
     """Migrate one file; an unexpected error becomes a MIG006 finding, never an exception."""
     data = Path(path).read_bytes()
+    cached = cache.load(path, data)
+    if cached is not None:
+        return cached
     try:
-        return migrate_source(data, path)
+        result = migrate_source(data, path)
+        cache.store(result)
+        return result
     except Exception as error:  # a crash on one file must not stop a run over a repository
         return FileResult(path, data, None, (Finding(Location(1, 0), "MIG006", f"{type(error).__name__}: {error}",
                                                      "please report this file with the message"),), skipped=True)

@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="do not report findings whose code starts with one of these (comma separated)")
     parser.add_argument("--list", action="store_true", help="list the codemods and finding codes, then exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no per-file lines, only the summary")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not use the result cache of files with nothing to rewrite (see migrate/cache.py)")
     return parser
 
 
@@ -112,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check and (args.in_place or args.output_dir):
         print("estimator-migrate: error: --check writes nothing; drop --in-place/--output-dir", file=sys.stderr)
         return EXIT_ERROR
+    if args.no_cache:
+        os.environ["ESTIMATOR_MIGRATE_CACHE"] = "off"  # inherited by the worker processes
     select, ignore = _codes(args.select), _codes(args.ignore)
     unknown = [c for c in select + ignore if not any(code.startswith(c) for code in CODES)]
     if unknown:

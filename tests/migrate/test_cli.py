@@ -15,6 +15,12 @@ CLEAN = "import tensorflow as tf\nx = tf.constant(1)\n"
 UNSUPPORTED = "import tensorflow as tf\nhp = tf.contrib.training.HParams(a=1)\n"
 
 
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """Each test gets its own result cache (never the user's)."""
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_CACHE", str(tmp_path / "test-cache"))
+
+
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
@@ -143,3 +149,15 @@ def test_python_dash_m_migrate_is_the_same_command(tree):
     completed = subprocess.run([sys.executable, "-m", "migrate", "--check", str(tree / "pkg" / "clean.py")],
                                capture_output=True, timeout=120, cwd=Path(__file__).parents[2])
     assert completed.returncode == 0, completed.stderr
+
+
+def test_rerun_uses_the_cache_and_reports_the_same(tree, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_CACHE", str(tmp_path / "cache"))
+    assert main([str(tree), "-j", "1"]) == 1
+    first = capsys.readouterr().out
+    stored = list((tmp_path / "cache").rglob("*"))
+    assert [p for p in stored if p.is_file()], "no-change results are cached"
+    assert main([str(tree), "-j", "1"]) == 1
+    assert capsys.readouterr().out == first
+    assert main([str(tree), "-j", "1", "--no-cache"]) == 1
+    assert capsys.readouterr().out == first

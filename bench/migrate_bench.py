@@ -1,0 +1,245 @@
+"""estimator-migrate against tf_upgrade_v2 on the same tree; writes bench/results/migrate.json.
+
+Usage: python -m bench.migrate_bench [--files 500] [--jobs 1 2]
+
+The tree is made by replicating this repository's own inputs (tests/migrate/fixtures and the
+legacy examples) to at least --files files. Measured, each tool in its own process:
+  end to end   the CLI over the tree (process start, imports, writing the output tree);
+  in process   files/s of the library call alone (imports and tree walking excluded);
+  no-op re-run the CLI over its own output (already migrated code), twice: the first re-run
+               parses everything (and fills the result cache), the second hits the cache;
+  -j scaling   end to end at each --jobs value;
+plus peak RSS (GNU time) and what the outputs still contain: references to TensorFlow names that
+do not exist in the installed TensorFlow, and estimator references left unconverted.
+tf_upgrade_v2 crashes on walrus syntax (the noop fixture modern_syntax.py) and then writes
+nothing for the whole tree, so that file is left out of the shared tree and timed separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+RESULTS_FILE = REPO_ROOT / "bench" / "results" / "migrate.json"
+VENV_BIN = Path(sys.executable).parent
+FIXTURES = REPO_ROOT / "tests" / "migrate" / "fixtures"
+CRASHES_TF_UPGRADE = {"modern_syntax.py"}
+
+IN_PROCESS_MIGRATE = r"""
+import sys, time
+from pathlib import Path
+from migrate.api import migrate_file
+files = sorted(str(p) for p in Path(sys.argv[1]).rglob("*.py"))
+start = time.perf_counter()
+changed = findings = 0
+for name in files:
+    result = migrate_file(name)
+    changed += result.changed
+    findings += len(result.findings)
+print(len(files), time.perf_counter() - start, changed, findings)
+"""
+
+IN_PROCESS_TF_UPGRADE = r"""
+import os, sys, time, tempfile
+from pathlib import Path
+from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
+files = sorted(str(p) for p in Path(sys.argv[1]).rglob("*.py"))
+upgrader = ast_edits.ASTCodeUpgrader(tf_upgrade_v2.TFAPIChangeSpec())
+out = tempfile.mkdtemp()
+start = time.perf_counter()
+for index, name in enumerate(files):
+    upgrader.process_file(name, os.path.join(out, "%d.py" % index))
+print(len(files), time.perf_counter() - start, 0, 0)
+"""
+
+# Counts, in an output tree, references to TensorFlow names that do not resolve in the installed
+# TensorFlow and estimator references left as they were.
+AUDIT = r"""
+import ast, json, sys, importlib
+from pathlib import Path
+import tensorflow as tf
+ESTIMATOR = ("tensorflow.contrib.tpu", "tensorflow.estimator", "tensorflow.compat.v1.estimator",
+             "tensorflow_estimator", "tensorflow.python.tpu.tpu_estimator")
+def resolve(dotted):
+    top, _, rest = dotted.partition(".")
+    value = importlib.import_module(top)
+    for part in rest.split(".") if rest else ():
+        value = getattr(value, part)
+    return value
+missing = estimator = references = 0
+examples = set()
+for path in sorted(Path(sys.argv[1]).rglob("*.py")):
+    try:
+        tree = ast.parse(path.read_text())
+    except SyntaxError:
+        continue
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] in ("tensorflow", "tensorflow_estimator"):
+                    aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] in ("tensorflow", "tensorflow_estimator"):
+            for a in node.names:
+                aliases[a.asname or a.name] = node.module + "." + a.name
+    def chains(node):
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr); node = node.value
+        if isinstance(node, ast.Name) and node.id in aliases:
+            yield aliases[node.id] + "".join("." + p for p in reversed(parts))
+    seen_inner = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in seen_inner:
+            inner = node.value
+            while isinstance(inner, ast.Attribute):
+                seen_inner.add(id(inner)); inner = inner.value
+            for dotted in chains(node):
+                references += 1
+                if dotted.startswith(ESTIMATOR):
+                    estimator += 1
+                try:
+                    resolve(dotted)
+                except Exception:
+                    missing += 1
+                    examples.add(dotted)
+print(json.dumps({"references": references, "missing": missing, "estimator_left": estimator,
+                  "missing_examples": sorted(examples)[:12]}))
+"""
+
+
+def build_tree(root: Path, minimum: int) -> tuple[int, Path]:
+    """Copies of the fixtures and legacy examples under root/tree; returns (files, crashing file)."""
+    sources = sorted(FIXTURES.rglob("*.before.py")) + sorted((FIXTURES / "noop").glob("*.py"))
+    sources += sorted((REPO_ROOT / "legacy_examples").rglob("*.py"))
+    sources = [s for s in sources if s.name not in CRASHES_TF_UPGRADE and "__init__" not in s.name]
+    tree = root / "tree"
+    count, copy = 0, 0
+    while count < minimum:
+        for source in sources:
+            target = tree / f"copy{copy:03d}" / source.relative_to(REPO_ROOT).as_posix().replace("/", "__")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            count += 1
+        copy += 1
+    crashing = root / "crash" / "modern_syntax.py"
+    crashing.parent.mkdir(parents=True)
+    shutil.copyfile(FIXTURES / "noop" / "modern_syntax.py", crashing)
+    return count, crashing
+
+
+def timed(argv: list[str], env: dict) -> dict:
+    """Wall seconds, exit code and peak RSS (MiB, GNU time) of one command."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        completed = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name, *argv],
+                                   capture_output=True, text=True, env=env)
+        seconds = time.perf_counter() - start
+        peak_kib = int((report.read().strip().splitlines() or ["0"])[-1])
+    return {"seconds": round(seconds, 2), "exit": completed.returncode, "peak_rss_mib": round(peak_kib / 1024, 1),
+            "stderr_tail": completed.stderr[-300:] if completed.returncode not in (0, 1) else ""}
+
+
+def in_process(code: str, tree: Path, env: dict) -> dict:
+    completed = subprocess.run([sys.executable, "-c", code, str(tree)], capture_output=True, text=True,
+                               env=env, cwd=REPO_ROOT)
+    files, seconds, changed, findings = completed.stdout.strip().splitlines()[-1].split()
+    return {"files": int(files), "seconds": round(float(seconds), 2),
+            "files_per_second": round(int(files) / float(seconds), 2)}
+
+
+def audit(tree: Path, env: dict) -> dict:
+    completed = subprocess.run([sys.executable, "-c", AUDIT, str(tree)], capture_output=True, text=True, env=env)
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=500)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args(argv)
+    console = Console()
+    work = Path(tempfile.mkdtemp(prefix="migrate-bench-"))
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONPATH": str(REPO_ROOT),
+           "ESTIMATOR_MIGRATE_CACHE": str(work / "cache")}
+    try:
+        files, crashing = build_tree(work, args.files)
+        tree = work / "tree"
+        results: dict = {"files": files, "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+                         "end_to_end": {}, "in_process": {}, "noop_rerun": {}, "outputs": {}}
+        upgrade_out = work / "tf_upgrade_v2_out"
+        results["end_to_end"]["tf_upgrade_v2"] = timed(
+            [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(upgrade_out),
+             "--reportfile", str(work / "upgrade_report.txt")], env)
+        for jobs in args.jobs:
+            out = work / f"migrate_out_j{jobs}"
+            results["end_to_end"][f"estimator-migrate -j {jobs}"] = timed(
+                [str(VENV_BIN / "estimator-migrate"), "-q", "-j", str(jobs), "--output-dir", str(out), str(tree)], env)
+        migrated = work / f"migrate_out_j{args.jobs[-1]}" / "tree"
+        for jobs in args.jobs[-1:]:
+            # First re-run: its own output is new content (cache misses, entries written);
+            # second: every file is a cache hit (nothing parsed).
+            for attempt in ("first", "cached"):
+                results["noop_rerun"][f"estimator-migrate -j {jobs} ({attempt})"] = timed(
+                    [str(VENV_BIN / "estimator-migrate"), "-q", "--check", "-j", str(jobs), str(migrated)], env)
+        results["in_process"]["estimator-migrate"] = in_process(IN_PROCESS_MIGRATE, tree,
+                                                                {**env, "ESTIMATOR_MIGRATE_CACHE": "off"})
+        results["in_process"]["tf_upgrade_v2"] = in_process(IN_PROCESS_TF_UPGRADE, tree, env)
+        results["outputs"]["input"] = audit(tree, env)
+        results["outputs"]["tf_upgrade_v2"] = audit(upgrade_out, env)
+        results["outputs"]["estimator-migrate"] = audit(migrated, env)
+        results["crash_file"] = {
+            "tf_upgrade_v2": timed([str(VENV_BIN / "tf_upgrade_v2"), "--infile", str(crashing),
+                                    "--outfile", str(work / "crash_out.py")], env)["exit"],
+            "estimator-migrate": timed([str(VENV_BIN / "estimator-migrate"), "--check", str(crashing)], env)["exit"],
+        }
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    upgrade = results["end_to_end"]["tf_upgrade_v2"]["seconds"]
+    best = min(v["seconds"] for k, v in results["end_to_end"].items() if k.startswith("estimator-migrate"))
+    first = results["end_to_end"][f"estimator-migrate -j {args.jobs[-1]}"]["seconds"]
+    noop_first = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (first)"]["seconds"]
+    noop = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (cached)"]["seconds"]
+    results["ratios"] = {
+        "end_to_end_speedup_vs_tf_upgrade_v2": round(upgrade / best, 2),
+        "in_process_speedup_vs_tf_upgrade_v2": round(results["in_process"]["estimator-migrate"]["files_per_second"]
+                                                     / results["in_process"]["tf_upgrade_v2"]["files_per_second"], 2),
+        "noop_rerun_speedup_vs_first_run": round(first / noop_first, 2),
+        "cached_rerun_speedup_vs_first_run": round(first / noop, 2),
+        "jobs_scaling": {k: round(results["end_to_end"]["estimator-migrate -j 1"]["seconds"] / v["seconds"], 2)
+                         for k, v in results["end_to_end"].items() if k.startswith("estimator-migrate")}
+        if f"estimator-migrate -j 1" in results["end_to_end"] else {},
+    }
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(json.dumps(results, indent=2) + "\n")
+
+    table = Table(title=f"estimator-migrate vs tf_upgrade_v2 on {files} files")
+    for column in ("run", "seconds", "files/s", "peak RSS MiB", "exit"):
+        table.add_column(column)
+    for name, row in {**results["end_to_end"], **{f"no-op {k}": v for k, v in results["noop_rerun"].items()}}.items():
+        table.add_row(name, str(row["seconds"]), f"{files / row['seconds']:.1f}", str(row["peak_rss_mib"]), str(row["exit"]))
+    for name, row in results["in_process"].items():
+        table.add_row(f"in process {name}", str(row["seconds"]), str(row["files_per_second"]), "", "")
+    console.print(table)
+    console.print(results["ratios"])
+    console.print({k: {kk: vv for kk, vv in v.items() if kk != "missing_examples"} for k, v in results["outputs"].items()})
+    console.print({"crash file exit codes": results["crash_file"]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
