@@ -10,6 +10,8 @@ from __future__ import annotations
 import collections
 import re
 
+from estimator_bridge import cluster as cluster_lib
+
 # Sentinel for "not given", so that save_checkpoints_secs can default to 600 only when neither
 # save_checkpoints_steps nor save_checkpoints_secs was passed (TF1 RunConfig behaviour).
 _USE_DEFAULT = object()
@@ -183,6 +185,8 @@ class RunConfig:
         self._experimental_distribute = experimental_distribute
         self._experimental_max_worker_delay_secs = experimental_max_worker_delay_secs
         self._session_creation_timeout_secs = session_creation_timeout_secs
+        # TF1's RunConfig read TF_CONFIG at construction (cluster_spec, task_type, is_chief...).
+        self._cluster_info = cluster_lib.from_environment()
 
     # Read-only properties, as in TF1 (configs are values, changed only through replace()).
     tpu_config = property(lambda self: self._tpu_config)
@@ -202,10 +206,14 @@ class RunConfig:
     eval_distribute = property(lambda self: self._eval_distribute)
     device_fn = property(lambda self: self._device_fn)
     protocol = property(lambda self: self._protocol)
-    is_chief = property(lambda self: True)
-    num_worker_replicas = property(lambda self: 1)
-    task_type = property(lambda self: "worker")
-    task_id = property(lambda self: 0)
+    cluster_info = property(lambda self: self._cluster_info)
+    cluster_spec = property(lambda self: self._cluster_info.cluster_spec)
+    is_chief = property(lambda self: self._cluster_info.is_chief)
+    num_worker_replicas = property(lambda self: self._cluster_info.num_worker_replicas)
+    num_ps_replicas = property(lambda self: self._cluster_info.num_ps_replicas)
+    global_id_in_cluster = property(lambda self: self._cluster_info.global_id_in_cluster)
+    task_type = property(lambda self: self._cluster_info.task_type)
+    task_id = property(lambda self: self._cluster_info.task_id)
 
     _FIELDS = ("tpu_config", "evaluation_master", "master", "cluster", "model_dir",
                "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",

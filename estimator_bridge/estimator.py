@@ -230,7 +230,8 @@ class _EstimatorBase:
             per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
             summary_writer=summary_writer.writer))
         iterator = iter(data.dataset)
-        writer = checkpoints.CheckpointWriter(self._model_dir, self._config.keep_checkpoint_max)
+        writer = checkpoints.CheckpointWriter(self._output_dir(),
+                                              self._config.keep_checkpoint_max)
         global_batch = self._global_batch_size(ModeKeys.TRAIN)
         plan = controller.TrainPlan(
             start_step=start_step, last_step=last_step,
@@ -261,8 +262,17 @@ class _EstimatorBase:
     def _train_summary_writer(self):
         """One writer per estimator: the traced train loop captures it for host_call fns."""
         if getattr(self, "_summary_writer", None) is None:
-            self._summary_writer = ScalarWriter(self._model_dir)
+            self._summary_writer = ScalarWriter(self._output_dir())
         return self._summary_writer
+
+    def _output_dir(self):
+        """model_dir on the chief; a scratch directory on other workers (only the chief writes)."""
+        if self._config.is_chief:
+            return self._model_dir
+        if getattr(self, "_worker_scratch_dir", None) is None:
+            self._worker_scratch_dir = tempfile.mkdtemp(
+                prefix=f"estimator_bridge_{self._config.task_type}{self._config.task_id}_")
+        return self._worker_scratch_dir
 
     def _run_train_loop(self, train_loop, iterator, num_steps):
         return train_loop(iterator, num_steps)
@@ -372,7 +382,7 @@ class _EstimatorBase:
         results = {key: np.asarray(value)[()] for key, value in eval_loop.final_values().items()}
         results["loss"] = np.float32(loss)
         results["global_step"] = np.int64(self._global_step())
-        eval_dir = os.path.join(self._model_dir, "eval" if not name else f"eval_{name}")
+        eval_dir = os.path.join(self._output_dir(), "eval" if not name else f"eval_{name}")
         writer = ScalarWriter(eval_dir)
         writer.scalars(int(results["global_step"]),
                        {k: v for k, v in results.items() if k != "global_step"
