@@ -161,3 +161,19 @@ def test_rerun_uses_the_cache_and_reports_the_same(tree, tmp_path, capsys, monke
     assert capsys.readouterr().out == first
     assert main([str(tree), "-j", "1", "--no-cache"]) == 1
     assert capsys.readouterr().out == first
+
+
+def test_notebooks_in_a_tree_are_migrated_and_located_by_cell(tmp_path, capsys):
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf"),
+                nbformat.v4.new_code_cell("if True:\n  !ls\nhp = tf.contrib.training.HParams(a=1)\n"
+                                          "opt = tf.train.AdamOptimizer(0.1)")]
+    (tmp_path / "nb.ipynb").write_text(nbformat.writes(nb))
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "nb.ipynb"), "--output-dir", str(out)]) == 1
+    assert f"{tmp_path}/nb.ipynb:cell 2:3: MIG202 warning" in capsys.readouterr().out
+    migrated = nbformat.reads((out / "nb.ipynb").read_text(), as_version=4)
+    assert migrated.cells[1].source == ("if True:\n  !ls\nhp = tf.contrib.training.HParams(a=1)\n"
+                                        "opt = tf.compat.v1.train.AdamOptimizer(0.1)")

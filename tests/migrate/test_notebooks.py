@@ -110,3 +110,10 @@ def test_a_broken_cell_is_reported_with_its_cell_and_the_notebook_skipped():
 def test_a_non_python_kernel_is_not_touched():
     data = notebook(code("tf.contrib.tpu.TPUEstimator"), language="R")
     assert migrate_notebook(data, "r.ipynb").migrated is None
+
+
+def test_migrating_a_notebook_twice_changes_nothing_the_second_time(tpu_notebook):
+    first = migrate_notebook(tpu_notebook, "demo.ipynb")
+    second = migrate_notebook(first.migrated, "demo.ipynb")
+    assert second.migrated is None
+    assert [f.code for f in second.findings] == [f.code for f in first.findings]
