@@ -462,6 +462,30 @@ class TPUEstimator(_EstimatorBase):
     def _choose_deployment(self):
         return distribute.choose_deployment(self._config, use_tpu=self._use_tpu)
 
+    def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None, name=None):
+        """As `Estimator.evaluate`; `eval_on_tpu=False` evaluates on TPUEstimator's CPU path.
+
+        With use_tpu=True, eval_on_tpu=False and several cores, TF1 evaluated on the CPU: one
+        device, params['batch_size'] = eval_batch_size, params['use_tpu'] = False, a plain
+        EstimatorSpec accepted. The bridge does the same by evaluating the checkpoint with a
+        use_tpu=False twin of this estimator (same model_dir, model_fn, params, batch sizes).
+        With one core TF1 ignored eval_on_tpu (`_OneCoreTPUContext`), and so does the bridge.
+        """
+        if self._use_tpu and not self._eval_on_tpu and (self._config.tpu_config.num_shards or 1) > 1:
+            return self._cpu_twin().evaluate(input_fn, steps=steps, hooks=hooks,
+                                             checkpoint_path=checkpoint_path, name=name)
+        return super().evaluate(input_fn, steps=steps, hooks=hooks,
+                                checkpoint_path=checkpoint_path, name=name)
+
+    def _cpu_twin(self):
+        if getattr(self, "_cpu_path_twin", None) is None:
+            self._cpu_path_twin = TPUEstimator(
+                model_fn=self._model_fn, config=self._config, params=self._params or None,
+                use_tpu=False, train_batch_size=self._train_batch_size,
+                eval_batch_size=self._eval_batch_size,
+                predict_batch_size=self._predict_batch_size)
+        return self._cpu_path_twin
+
     def _check_evaluate(self, steps):
         super()._check_evaluate(steps)
         if self._use_tpu:

@@ -36,13 +36,17 @@ class _Cell:
 def _mask(text: str, masked: list[str], start: int) -> str:
     lines = text.split("\n")
     out = []
+    first = True
     for line in lines:
         match = _IPYTHON_LINE.match(line)
         if match and not line.lstrip().startswith("#"):
-            out.append(match.group(1) + _MASK.format(index=start + len(masked)))
+            # IPython drops the indentation of a cell's first line (its leading_indent transform).
+            indent = "" if first else match.group(1)
+            out.append(indent + _MASK.format(index=start + len(masked)))
             masked.append(line)
         else:
             out.append(line)
+        first = first and not line.strip()
     return "\n".join(out)
 
 

@@ -234,3 +234,18 @@ def test_evaluate_to_the_end_of_a_finite_dataset_keeps_the_partial_batch(tmp_pat
     estimator = tiny.make_estimator(tmp_path, model_fn=model_fn)
     metrics = estimator.evaluate(finite_input_fn)
     assert metrics["rows"] == pytest.approx(np.mean([24, 24, 16]))
+
+
+def test_eval_on_tpu_false_evaluates_on_the_cpu_path(tmp_path):
+    seen = []
+    config = tpu.RunConfig(model_dir=str(tmp_path / "tpu"),
+                           tpu_config=tpu.TPUConfig(iterations_per_loop=4, num_shards=2))
+    on_cores = tpu.TPUEstimator(model_fn=tiny.make_model_fn(seen=seen), config=config,
+                                use_tpu=True, eval_on_tpu=False, train_batch_size=16,
+                                eval_batch_size=16)
+    on_cores.train(tiny.input_fn, steps=8)
+    metrics = on_cores.evaluate(tiny.input_fn, steps=3)
+    eval_params = [params for mode, params, _ in seen if mode == tpu.ModeKeys.EVAL]
+    assert eval_params[-1] == {"batch_size": 16, "use_tpu": False}
+    cpu = tiny.make_estimator(tmp_path / "tpu")  # use_tpu=False reading the same checkpoint
+    assert metrics == pytest.approx(cpu.evaluate(tiny.input_fn, steps=3), rel=1e-6)

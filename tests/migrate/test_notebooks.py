@@ -117,3 +117,9 @@ def test_migrating_a_notebook_twice_changes_nothing_the_second_time(tpu_notebook
     second = migrate_notebook(first.migrated, "demo.ipynb")
     assert second.migrated is None
     assert [f.code for f in second.findings] == [f.code for f in first.findings]
+
+
+def test_an_indented_shell_line_opening_a_cell_is_masked_like_ipython_does():
+    data = notebook(code("import tensorflow as tf"), code("  !ls\nopt = tf.train.AdamOptimizer(0.1)"))
+    cells = json.loads(migrate_notebook(data, "indent.ipynb").migrated)["cells"]
+    assert "".join(cells[1]["source"]) == "  !ls\nopt = tf.compat.v1.train.AdamOptimizer(0.1)"
