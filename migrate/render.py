@@ -19,7 +19,8 @@ def unified_diff(result: FileResult) -> str:
     """A unified diff of one changed file (text decoded leniently; notebooks diff as JSON text)."""
     before = result.original.decode("utf-8", errors="replace").splitlines(keepends=True)
     after = (result.migrated or b"").decode("utf-8", errors="replace").splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, fromfile=f"a/{result.path}", tofile=f"b/{result.path}")
+    shown = result.path.lstrip("/")
+    lines = difflib.unified_diff(before, after, fromfile=f"a/{shown}", tofile=f"b/{shown}")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
