@@ -19,8 +19,12 @@ rely on three things besides the arithmetic: TF1 variable names (`dense/kernel`,
   (`MatMul` + `BiasAdd`, `FusedBatchNormV3` for 4-D batch norm, TF1's dropout formula), so results
   match TF 1.15 (tests/estimator_bridge/test_layers_numerics.py compares against the oracle).
 
-Not supported (explicit errors, never silent): batch-norm `renorm`, `virtual_batch_size` and
-`adjustment`.
+Provided: `dense`, `conv1d`, `conv2d`, `conv3d`, `separable_conv2d`, `conv2d_transpose`,
+`max_pooling1d/2d/3d`, `average_pooling1d/2d/3d`, `dropout`, `flatten`, `batch_normalization`, and
+their object forms (`Dense`, `Conv2D`, `BatchNormalization`, ...: one object shares its variables
+across calls). Not provided: batch-norm `renorm`, `virtual_batch_size` and `adjustment` (explicit
+NotImplementedError), `separable_conv1d`, `conv3d_transpose`, and the `tf.layers.Layer` base class
+for user-defined layers.
 """
 
 from __future__ import annotations
