@@ -279,6 +279,7 @@ class _EstimatorBase:
 
     def _hook_runner(self, hooks, loop, iterator):
         """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see hooks.py)."""
+        loop.hook_tensors.require_names(hooks_lib.tensor_names_wanted(hooks or ()))
         loop.trace(iterator)  # model_fn's hooks exist once the loop is traced
         runner = hooks_lib.HookRunner(
             list(hooks or ()) + list(loop.hook_tensors.hooks),

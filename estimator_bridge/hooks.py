@@ -19,14 +19,19 @@ What a fetch (in `SessionRunArgs.fetches`, or `session.run`) may be, and the val
 * a variable of the model (`tf.compat.v1.train.get_global_step()`, which works inside hook
   methods, or a variable model_fn created): its value after the loop;
 * a string naming such a variable: `'global_step'`, `'global_step:0'`, `'dense/kernel'`;
+* a string naming a tensor of model_fn that a `LoggingTensorHook` passed to train()/evaluate()
+  asks for (TF1's tutorial: `tf.nn.softmax(logits, name='softmax_tensor')` and
+  `LoggingTensorHook({'probabilities': 'softmax_tensor'})`): the loop looks the name up when it
+  is traced and keeps the last step's value (replica 0's); names first asked for after the
+  loop was traced (a later train() call) raise;
 * a tensor that a hook returned by model_fn (`training_hooks`) holds, e.g.
   `LoggingTensorHook({'loss': loss})` or `NanTensorHook(loss)`: the bridge notices the tensors
   a spec hook keeps in its attributes while the loop is traced and returns their values of
   the loop's **last step** (replica 0's on several replicas, as TPUEstimator reported shard 0).
 
 Not honoured (each raises `HookFetchError` naming the hook, the fetch and what to do instead):
-arbitrary graph tensors or ops a hook finds by name or builds itself (there is no graph to run
-them in), `feed_dict`, `RunOptions`/`RunMetadata` (use the bridge's `ProfilerHook`), and
+graph tensors or ops a hook builds itself, or finds by a name no LoggingTensorHook declared
+before the loop was traced (there is no graph to run them in), `feed_dict`, `RunOptions`/`RunMetadata` (use the bridge's `ProfilerHook`), and
 `SummarySaverHook` (v1 summary ops; the bridge writes the `loss` summaries itself, use
 host_call for more). TF 1.15's `CheckpointSaverHook` needs a Session; given one, the bridge
 runs its own version, configured from the original (same directory,
@@ -116,6 +121,25 @@ class SpecHookTensors:
         self.hooks = ()
         self._tensors = []
         self._slots = []
+        self._names = frozenset()
+        self._by_name = {}
+        self._traced_names = None
+
+    def require_names(self, names) -> None:
+        """Tensor names (e.g. LoggingTensorHook({'probabilities': 'softmax_tensor'})) to keep.
+
+        Raises:
+          HookFetchError: the loop was already traced without some of them.
+        """
+        names = frozenset(names)
+        if self._traced_names is not None and not names <= self._traced_names:
+            raise HookFetchError(
+                f"hooks fetch the tensors named {sorted(names - self._traced_names)}, but this "
+                "estimator's training loop was traced (by an earlier train() call) without "
+                f"them (it keeps {sorted(self._traced_names)}). Pass the same named-tensor "
+                "hooks on the first train() call, or create the hook inside model_fn with the "
+                "tensors themselves.")
+        self._names = self._names | names
 
     def collect(self, hooks) -> list:
         context = tf.distribute.get_replica_context()
@@ -125,9 +149,30 @@ class SpecHookTensors:
         found = []
         for hook in hooks:
             _tensors_held_by(hook, found)
+        by_name = {}
+        graph = ops.get_default_graph()
+        # model_fn ran inside the loop's name scope ("while/", "while/replica_1/"): TF1 names
+        # are relative to it.
+        scope = graph.get_name_scope()
+        for name in sorted(self._names):
+            tensor_name = name if ":" in name else name + ":0"
+            tensor = None
+            for candidate in ([f"{scope}/{tensor_name}"] if scope else []) + [tensor_name]:
+                try:
+                    tensor = graph.get_tensor_by_name(candidate)
+                    break
+                except (KeyError, ValueError):
+                    continue
+            if tensor is None:
+                continue  # not a tensor of model_fn: the resolver says so when it is fetched
+            by_name[name] = tensor
+            if not any(tensor is seen for seen in found):
+                found.append(tensor)
         if replica_id == 0:
             self.hooks = tuple(hooks)
             self._tensors = list(found)
+            self._by_name = by_name
+            self._traced_names = self._names
         return found
 
     def store(self, strategy, per_replica) -> list:
@@ -148,10 +193,22 @@ class SpecHookTensors:
         return assigns
 
     def value_of(self, tensor):
+        if isinstance(tensor, str):
+            tensor = self._by_name[tensor]
         for index, known in enumerate(self._tensors):
             if known is tensor:
                 return self._slots[index].numpy()
         raise KeyError(tensor)
+
+
+def tensor_names_wanted(hooks) -> set:
+    """Names that LoggingTensorHooks will fetch (looked up in model_fn's graph at trace time)."""
+    names = set()
+    for hook in hooks:
+        if isinstance(hook, LoggingTensorHook):
+            names.update(value for value in getattr(hook, "_tensors", {}).values()
+                         if isinstance(value, str))
+    return names
 
 
 # ---- resolving fetches -----------------------------------------------------------------------
@@ -182,13 +239,20 @@ class FetchResolver:
             name = fetch[:-2] if fetch.endswith(":0") else fetch
             if name in self._variables:
                 return np.asarray(self._variables[name].numpy())
+            if self._spec_tensors is not None:
+                try:
+                    return self._spec_tensors.value_of(fetch)
+                except KeyError:
+                    pass
             raise HookFetchError(
                 f"hook {_hook_name(hook)} fetches the tensor named {fetch!r}, which the bridge "
-                "cannot compute between loops: there is no TF1 graph to look names up in. Named "
-                f"fetches may only be model variables ({sorted(self._variables)[:8]}...). To log "
-                "a tensor of model_fn, create the hook inside model_fn with the tensor itself, "
-                "e.g. training_hooks=[tf.compat.v1.train.LoggingTensorHook({'loss': loss}, "
-                "every_n_iter=1)].")
+                "cannot compute between loops: it is neither a model variable "
+                f"({sorted(self._variables)[:8]}...) nor a tensor of model_fn that a "
+                "LoggingTensorHook named before the loop was traced. To log a tensor of "
+                "model_fn, name it in a LoggingTensorHook (tf.nn.softmax(logits, name="
+                "'softmax_tensor') with LoggingTensorHook({'p': 'softmax_tensor'})), or create "
+                "the hook inside model_fn with the tensor itself, e.g. training_hooks=["
+                "tf.compat.v1.train.LoggingTensorHook({'loss': loss}, every_n_iter=1)].")
         if tf.is_tensor(fetch) and hasattr(fetch, "numpy"):
             return fetch.numpy()
         if isinstance(fetch, tf.Tensor) and self._spec_tensors is not None:

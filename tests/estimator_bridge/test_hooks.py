@@ -103,6 +103,36 @@ def test_spec_hook_tensors_come_from_replica_zero(tmp_path):
     assert all(np.isfinite(seen["loss"]) for seen in hook.seen)
 
 
+class LoggedValues(tf1.train.LoggingTensorHook):
+    """TF1's LoggingTensorHook, recording what it would log."""
+
+    def __init__(self, tensors):
+        super().__init__(tensors, every_n_iter=1)
+        self.logged = []
+
+    def _log_tensors(self, tensor_values):
+        self.logged.append({tag: np.asarray(value).copy() for tag, value in tensor_values.items()})
+
+
+def _name_the_loss(features, labels, logits, loss):
+    tf.identity(loss, name="loss_for_hooks")  # the TF1 tutorial's "softmax_tensor" pattern
+    return {}
+
+
+def test_logging_tensor_hook_fetches_model_fn_tensors_by_name(tmp_path):
+    estimator = tiny.make_estimator(tmp_path, iterations_per_loop=4, save_summary_steps=1,
+                                    model_fn=tiny.make_model_fn(spec_kwargs=_name_the_loss))
+    hook = LoggedValues({"loss": "loss_for_hooks", "step": "global_step"})
+    estimator.train(tiny.input_fn, max_steps=8, hooks=[hook])
+    summary_losses = read_scalars(tmp_path, "loss")
+    assert [(float(entry["loss"]), int(entry["step"])) for entry in hook.logged] == [
+        (np.float32(summary_losses[4]), 4), (np.float32(summary_losses[8]), 8)]
+    with pytest.raises(bridge_hooks.HookFetchError,
+                       match=r"fetch the tensors named \['logits'\], but this estimator's "
+                             r"training loop was traced .* without them"):
+        estimator.train(tiny.input_fn, max_steps=12, hooks=[LoggedValues({"x": "logits"})])
+
+
 def test_stop_at_step_hook_stops_at_the_loop_boundary(tmp_path):
     estimator = tiny.make_estimator(tmp_path, iterations_per_loop=4)
     estimator.train(tiny.input_fn, max_steps=100, hooks=[tf1.train.StopAtStepHook(num_steps=6)])
