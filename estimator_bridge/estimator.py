@@ -307,9 +307,6 @@ class _EstimatorBase:
           ValueError: predict_keys with non-dict predictions or unknown keys; predictions of
             different batch lengths; a missing predict_batch_size on several TPU cores.
         """
-        if hooks:
-            raise NotImplementedError("predict(hooks=...) is not supported by the bridge yet; "
-                                      "remove the hooks.")
         deployment = self._ensure_deployment()
         global_batch = self._global_batch_size(ModeKeys.PREDICT)
         pad_to = None
@@ -335,15 +332,25 @@ class _EstimatorBase:
             per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
             padded=pad_to is not None))
         iterator = iter(data.dataset)
+        loop.trace(iterator)  # model_fn's prediction_hooks exist once the step is traced
+        # Hooks run once per predicted batch (one Session.run per batch in TF1); prediction
+        # hooks may fetch variables, not tensors of the pruned predict step.
+        hook_runner = hooks_lib.HookRunner(
+            list(hooks or ()) + list(loop.hooks), variables=self._model_variables(),
+            global_step=self._cache["global_step"], strategy=deployment.strategy)
+        hook_runner.begin()
         done = 0
         while data.steps_available in (None, inputs.UNKNOWN_STEPS) or done < data.steps_available:
             try:
-                batch = loop(iterator)
+                batch = hook_runner.run_loop(lambda: loop(iterator))
             except tf.errors.OutOfRangeError:
                 break
             done += 1
             yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
                                             yield_single_examples)
+            if hook_runner.stop_requested():
+                break
+        hook_runner.end()
 
     # ---- evaluate ------------------------------------------------------------------------
     def _check_evaluate(self, steps):

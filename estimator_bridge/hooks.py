@@ -5,8 +5,8 @@ one before_run/after_run per loop (TPUESTIMATOR_SEMANTICS.md section 7). The bri
 Session: a loop is one traced `tf.function` call. Hooks run in Python around that call, once
 per loop, with TF1's own objects (`SessionRunArgs`, `SessionRunContext`, `SessionRunValues`):
 
-* `begin()` once per train()/evaluate() call, after the variables exist and the checkpoint is
-  restored; `after_create_session(session, coord)` right after it; `before_run` /
+* `begin()` once per train()/evaluate()/predict() call, after the variables exist and the
+  checkpoint is restored (predict: one loop per batch; its hooks may fetch variables only); `after_create_session(session, coord)` right after it; `before_run` /
   `after_run` around every loop; `end(session)` after the last loop of a call that finished
   normally (not after an exception, as in TF1).
 * `run_context.request_stop()` ends training after the current loop (a StopAtStepHook with

@@ -45,7 +45,14 @@ class PredictLoop:
         self._has_labels = has_labels
         self._padded = padded
         self._structure = None
+        self.hooks = ()
         self._function = tf.function(self._step, autograph=False)
+
+    def trace(self, iterator) -> None:
+        """Traces the step without running it (model_fn's prediction_hooks exist afterwards)."""
+        if self._structure is None:
+            with self._cache.scope():
+                self._function.get_concrete_function(iterator)
 
     def __call__(self, iterator):
         with self._cache.scope():
@@ -67,6 +74,7 @@ class PredictLoop:
                     step_features, step_labels if self._has_labels else None, ModeKeys.PREDICT,
                     batch_size=self._batch_size)
             built["structure"] = outputs.predictions
+            self.hooks = outputs.hooks
             return [tf.identity(t) for t in tf.nest.flatten(outputs.predictions)]
 
         step = tf.compat.v1.wrap_function(

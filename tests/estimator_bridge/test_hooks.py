@@ -248,3 +248,40 @@ def test_benchmark_bridge_workload_runs_its_global_step_hook():
     assert completed.returncode == 0, completed.stderr[-3000:]
     result = json.loads(completed.stdout.strip().splitlines()[-1])
     assert result["timed_steps"] > 0 and result["steps_per_sec"] > 0
+
+
+class StopAfterBatches(tf1.train.SessionRunHook):
+    def __init__(self, batches):
+        self.batches = batches
+        self.runs = 0
+
+    def after_run(self, run_context, run_values):
+        self.runs += 1
+        if self.runs == self.batches:
+            run_context.request_stop()
+
+
+def test_predict_hooks_run_once_per_batch_and_can_stop_prediction(tmp_path):
+    from tests.estimator_bridge import interop_model
+
+    def model_fn(features, labels, mode, params):
+        spec = interop_model.make_model_fn(tpu.TPUEstimatorSpec)(features, labels, mode, params)
+        if mode == tpu.ModeKeys.PREDICT:
+            spec = spec._replace(prediction_hooks=(StopAfterBatches(2),))
+        return spec
+
+    config = tpu.RunConfig(model_dir=str(tmp_path), tpu_config=tpu.TPUConfig(iterations_per_loop=4))
+    estimator = tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
+                                 train_batch_size=16, predict_batch_size=4)
+    estimator.train(interop_model.input_fn, max_steps=4)
+
+    def predict_input_fn(params):
+        return tf.data.Dataset.from_tensor_slices(interop_model.FEATURES[:20]).batch(
+            params["batch_size"])
+
+    recording = RecordingHook()
+    predictions = list(estimator.predict(predict_input_fn, hooks=[recording]))
+    # The spec's hook asked to stop after the 2nd batch: 2 batches of 4 rows were yielded.
+    assert len(predictions) == 8
+    assert recording.calls == ["begin", ("after_create_session", 4), ("after_run", 4, (8, 3)),
+                               ("after_run", 4, (8, 3)), ("end", 4)]
