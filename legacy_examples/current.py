@@ -4,7 +4,8 @@ Paths (issue 4):
   a  the unchanged script with only its TensorFlow imports swapped to the bridge's TF1
      namespace (``python -m legacy_examples.swapped``);
   b  the unchanged script through the compat runner (``python -m estimator_bridge.run``);
-  c  the script after ``estimator-migrate`` rewrote it, run with plain ``python``.
+  c  the script after ``estimator-migrate --output-dir`` rewrote its folder, run with plain
+     ``python`` (the migrated code imports estimator_bridge, installed with this project).
 
 Every run starts from the golden's start state (the oracle's ``model.ckpt-0`` or Keras initial
 weights) copied into a fresh model_dir: TF1 graph-seeded initial values cannot be reproduced on
@@ -23,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from legacy_examples.catalog import LegacyExample
+from legacy_examples.environments import ProgramFailed
 from legacy_examples.environments import harvest, program_env, run_program
+from legacy_examples.golden import per_batch_from_running_means
 from legacy_examples.record import example_argv, harvest_spec
 
 
@@ -56,9 +59,6 @@ def check_available(path: str) -> None:
         raise PathUnavailable(
             f"path ({path}) [{regression_path.title}] cannot run: module "
             f"{regression_path.requires_module} does not exist in this checkout yet.")
-    if path == "c":
-        raise PathUnavailable("path (c) [after estimator-migrate] is not wired into the "
-                              "regression runner yet (the codemod is still being built).")
 
 
 CHECKPOINT_STATE = 'model_checkpoint_path: "model.ckpt-0"\nall_model_checkpoint_paths: "model.ckpt-0"\n'
@@ -73,11 +73,32 @@ def prepare_model_dir(example: LegacyExample, model_dir: Path) -> None:
         (model_dir / "checkpoint").write_text(CHECKPOINT_STATE)
 
 
-def launcher(path: str) -> list[str]:
+MIGRATE_EXIT_REWROTE = 1  # estimator-migrate: 0 nothing to do, 1 changes/findings, 2 error
+
+
+def migrate_example(example: LegacyExample, out_dir: Path) -> Path:
+    """Rewrite the example's folder with `estimator-migrate --output-dir`; the migrated script.
+
+    The whole folder is migrated so that sibling modules (BERT's modeling.py) are rewritten too.
+    """
+    completed = subprocess.run(
+        [sys.executable, "-m", "migrate", "-q", "--output-dir", str(out_dir), str(example.folder)],
+        capture_output=True, text=True, cwd=_repo_root(), timeout=600)
+    if completed.returncode != MIGRATE_EXIT_REWROTE:
+        raise ProgramFailed(
+            f"estimator-migrate {example.folder} exited with {completed.returncode} (expected "
+            f"{MIGRATE_EXIT_REWROTE}: rewritten):\n{completed.stdout[-2000:]}\n{completed.stderr[-3000:]}")
+    return out_dir / example.folder.name / example.script
+
+
+def launcher(path: str, example: LegacyExample, work_dir: Path) -> list[str]:
+    """The command that runs `example`'s script by `path` (its arguments follow)."""
     if path == "a":
-        return [sys.executable, "-m", "legacy_examples.swapped"]
+        return [sys.executable, "-m", "legacy_examples.swapped", str(example.script_path)]
     if path == "b":
-        return [sys.executable, "-m", "estimator_bridge.run"]
+        return [sys.executable, "-m", "estimator_bridge.run", str(example.script_path)]
+    if path == "c":
+        return [sys.executable, str(migrate_example(example, work_dir / "migrated"))]
     raise PathUnavailable(f"no launcher for path ({path})")
 
 
@@ -91,9 +112,10 @@ def run_current(example: LegacyExample, model_dir: Path, path: str = "a", *,
     check_available(path)
     prepare_model_dir(example, model_dir)
     env = program_env(onednn=False)
-    script_argv = example_argv("python", example, model_dir)[1:]
+    script_args = example_argv("python", example, model_dir)[2:]
     started = time.perf_counter()
-    run_program([*launcher(path), *script_argv], env=env, cwd=_repo_root(), timeout=timeout)
+    command = launcher(path, example, model_dir.parent)
+    run_program([*command, *script_args], env=env, cwd=_repo_root(), timeout=timeout)
     seconds = time.perf_counter() - started
     result = harvest_current(example, model_dir, env=env)
     result["seconds"] = round(seconds, 1)
@@ -115,6 +137,9 @@ def harvest_current(example: LegacyExample, model_dir: Path, *, env: dict[str, s
         values = scalars.get(golden_tag) or scalars.get(current_tag, {})
         scalars.pop(current_tag, None)
         scalars[golden_tag] = values
+    if example.keras_steps_per_epoch and "train_losses" in result:
+        table = result["train_losses"]
+        table["rows"] = per_batch_from_running_means(table["rows"], example.keras_steps_per_epoch)
     return result
 
 

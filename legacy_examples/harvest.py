@@ -125,7 +125,7 @@ def read_serving(model_dir, serving):
 
     exports = sorted(glob.glob(os.path.join(model_dir, serving["export_glob"])))
     if not exports:
-        raise IOError("no SavedModel matches %s in %s" % (serving["export_glob"], model_dir))
+        return None  # the run exported nothing: every serving number is "missing" in a comparison
     path = exports[-1]
     saved_model = saved_model_pb2.SavedModel()
     with open(os.path.join(path, "saved_model.pb"), "rb") as proto:
@@ -172,8 +172,9 @@ def harvest(model_dir, spec):
     ckpt0 = os.path.join(model_dir, "model.ckpt-0")
     if os.path.exists(ckpt0 + ".index"):
         result["ckpt0_sha256"] = checkpoint_digest(ckpt0)
-    if spec.get("serving"):
-        result["serving"] = read_serving(model_dir, spec["serving"])
+    serving = read_serving(model_dir, spec["serving"]) if spec.get("serving") else None
+    if serving is not None:
+        result["serving"] = serving
     return result
 
 

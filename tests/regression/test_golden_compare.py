@@ -77,3 +77,30 @@ def test_last_loss_comes_from_summaries_or_keras_rows():
     assert loss_at_last_step(GOLDEN) == (2, 1.5)
     assert loss_at_last_step({"train_losses": {"rows": [[1, 2.5], [2, 2.25]]}}) == (2, 2.25)
     assert loss_at_last_step({}) is None
+
+
+def test_keras3_running_means_turn_back_into_batch_losses():
+    from legacy_examples.golden import per_batch_from_running_means
+
+    batch_losses = [4.0, 2.0, 3.0, 1.0, 5.0]  # two epochs: 3 steps, then 2
+    running = [[1, 4.0], [2, 3.0], [3, 3.0], [4, 1.0], [5, 3.0]]
+    recovered = per_batch_from_running_means(running, steps_per_epoch=3)
+    assert [step for step, _ in recovered] == [1, 2, 3, 4, 5]
+    assert [loss for _, loss in recovered] == batch_losses
+
+
+def test_prediction_elements_are_measured_against_their_row_without_class_columns():
+    golden = {"predictions": {"columns": ["class_ids", "p0", "p1"], "rows": [[1.0, 0.6, 0.8]]}}
+    ours = {"predictions": {"columns": ["class_ids", "p0", "p1"], "rows": [[1.0, 0.6000007, 0.8]]}}
+    (pair,) = [p for p in compare(golden, ours).pairs if p.where == "predictions.rows.0.1"]
+    # row scale: RMS(0.6, 0.8) = sqrt(0.5); the class id 1.0 does not enlarge it
+    assert math.isclose(pair.relative, 7e-7 / math.sqrt(0.5), rel_tol=1e-3)
+
+
+def test_serving_outputs_are_measured_against_the_output_tensor():
+    golden = {"serving": {"meta_graph_tags": [["serve"]],
+                          "outputs": {"logits": [[3.0, 0.2], [-4.0, 0.0]]}}}
+    ours = {"serving": {"meta_graph_tags": [["serve"]],
+                        "outputs": {"logits": [[3.0, 0.2000025], [-4.0, 0.0]]}}}
+    (pair,) = [p for p in compare(golden, ours).pairs if p.where == "serving.outputs.logits.0.1"]
+    assert math.isclose(pair.relative, 2.5e-6 / math.sqrt((9 + 0.04 + 16) / 4), rel_tol=1e-3)
