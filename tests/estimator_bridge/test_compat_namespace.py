@@ -181,3 +181,12 @@ def test_the_compat_package_itself_can_be_imported_as_tf():
     assert tf1_package.layers.batch_normalization is layers.batch_normalization
     assert tf1_package.logging.info is tf.compat.v1.logging.info
     assert tf1_package.compat.v1 is TF1
+
+
+def test_disable_eager_execution_keeps_eager_on_for_the_bridge(caplog):
+    # The bridge runs model_fn in tf.function; Session scripts use `run --graph-mode` instead.
+    assert TF1.disable_eager_execution is not tf.compat.v1.disable_eager_execution
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        TF1.disable_eager_execution()
+    assert tf.executing_eagerly()
+    assert "--graph-mode" in caplog.text
