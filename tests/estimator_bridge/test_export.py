@@ -62,8 +62,13 @@ def trained_dir(tmp_path_factory):
     return model_dir
 
 
+def serve_in_this_process(export_dir, inputs):
+    signature = tf.saved_model.load(os.fsdecode(export_dir)).signatures["serving_default"]
+    return {name: value.numpy() for name, value in signature(x=tf.constant(inputs)).items()}
+
+
 def test_fresh_process_serves_the_checkpoint_numbers(trained_dir, tmp_path):
-    estimator = make_estimator(trained_dir, export_to_tpu=False)
+    estimator = make_estimator(trained_dir, export_to_tpu=False, predict_batch_size=5)
     export_dir = estimator.export_saved_model(str(tmp_path / "export"), RECEIVER_FN)
     assert isinstance(export_dir, bytes)  # TF1 returned bytes
     assert os.path.basename(export_dir).decode().isdigit()  # a timestamp
@@ -76,6 +81,15 @@ def test_fresh_process_serves_the_checkpoint_numbers(trained_dir, tmp_path):
     assert served["class_ids"] == np.argmax(logits, 1).tolist()
     np.testing.assert_allclose(np.sum(served["probabilities"], 1), 1.0, rtol=1e-6)
 
+    # And the estimator's own predict() on the same rows gives the same outputs.
+    def predict_input_fn(params):
+        return tf.data.Dataset.from_tensor_slices(model.SERVING_INPUTS).batch(params["batch_size"])
+
+    predictions = list(estimator.predict(predict_input_fn))
+    assert [int(row["class_ids"]) for row in predictions] == served["class_ids"]
+    np.testing.assert_allclose([row["logits"] for row in predictions], served["logits"],
+                               rtol=1e-6, atol=1e-6)
+
 
 def test_as_text_assets_extra_and_an_explicit_checkpoint(trained_dir, tmp_path):
     vocabulary = tmp_path / "vocab.txt"
@@ -87,7 +101,7 @@ def test_as_text_assets_extra_and_an_explicit_checkpoint(trained_dir, tmp_path):
         as_text=True, checkpoint_path=first)
     assert os.path.exists(os.path.join(export_dir, b"saved_model.pbtxt"))
     assert open(os.path.join(export_dir, b"assets.extra/extra/vocab.txt")).read() == "a\nb\n"
-    served = serve_in_fresh_process(export_dir, {"x": model.SERVING_INPUTS.tolist()})
+    served = serve_in_this_process(export_dir, model.SERVING_INPUTS)
     reader = tf.train.load_checkpoint(first)
     logits = model.SERVING_INPUTS @ reader.get_tensor("dense/kernel") + reader.get_tensor(
         "dense/bias")
@@ -196,3 +210,19 @@ def test_bridge_export_of_a_tf115_model_dir_serves_what_tf115_exported(tmp_path)
     for name in ("logits", "probabilities"):
         np.testing.assert_allclose(served[name], tf1_served["outputs"][name], rtol=1e-6,
                                    atol=1e-7)
+
+
+def test_a_plain_estimator_exports_its_estimator_spec(tmp_path):
+    def estimator_spec(mode, loss=None, train_op=None, eval_metrics=None, predictions=None):
+        return tpu.EstimatorSpec(mode, loss=loss, train_op=train_op, predictions=predictions)
+
+    def plain_model_fn(features, labels, mode):
+        return model.make_model_fn(estimator_spec)(features, labels, mode, {"use_tpu": False})
+
+    estimator = tpu.Estimator(plain_model_fn, model_dir=str(tmp_path / "model"))
+    estimator.train(lambda: model.input_fn({"batch_size": 16}), max_steps=2)
+    export_dir = estimator.export_saved_model(str(tmp_path / "export"), RECEIVER_FN)
+    served = serve_in_this_process(export_dir, model.SERVING_INPUTS)
+    logits = (model.SERVING_INPUTS @ estimator.get_variable_value("dense/kernel")
+              + estimator.get_variable_value("dense/bias"))
+    np.testing.assert_allclose(served["logits"], logits, rtol=1e-6, atol=1e-6)

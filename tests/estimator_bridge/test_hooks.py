@@ -240,6 +240,7 @@ def test_a_non_hook_is_rejected_with_the_legacy_message(tmp_path):
         tiny.make_estimator(tmp_path).train(tiny.input_fn, max_steps=4, hooks=[3])
 
 
+@pytest.mark.slow  # a TensorFlow subprocess: about 30 s on the shared 2-core machine
 def test_benchmark_bridge_workload_runs_its_global_step_hook():
     completed = subprocess.run(
         [sys.executable, "-m", "bench.core_workloads", "bridge", "--steps", "40",
