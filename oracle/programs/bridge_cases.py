@@ -29,7 +29,7 @@ if REPO_ROOT not in sys.path:
 
 from tests.support.events import read_scalars  # noqa: E402
 
-CASES = ("gd", "momentum", "adam", "bert_optimizer", "update_ops", "resume")
+CASES = ("gd", "momentum", "adam", "bert_optimizer", "update_ops", "resume", "conv_bn")
 FEATURES = np.random.RandomState(0).randn(256, 8).astype(np.float32)
 LABELS = ((FEATURES[:, 0] > 0).astype(np.int32) + (FEATURES[:, 1] > 1).astype(np.int32)).astype(np.int32)
 TRAIN_BATCH, EVAL_BATCH = 32, 32
@@ -46,11 +46,13 @@ class Api(object):
             self.tf1 = tf
             self.tpu = tf.contrib.tpu
             self.mode_keys = tf.estimator.ModeKeys
+            self.layers = tf.layers
         elif flavour == "bridge":
             import estimator_bridge
             self.tf1 = tf.compat.v1
             self.tpu = estimator_bridge
             self.mode_keys = estimator_bridge.ModeKeys
+            self.layers = estimator_bridge.layers
         else:
             raise SystemExit("unknown flavour %r: expected tf115 or bridge" % flavour)
         self.tf = tf
@@ -109,6 +111,14 @@ def build_model_fn(api, case, use_tpu):
                 "mean_example_loss": tf1.metrics.mean(per_example_loss)}
 
     def model_fn(features, labels, mode, params):
+        if case == "conv_bn":
+            # tf.layers conv2d + batch_normalization (moving statistics through UPDATE_OPS):
+            # the 8 features as a 2x2 image with 2 channels.
+            images = tf1.reshape(features, [-1, 2, 2, 2])
+            conv = api.layers.conv2d(images, 4, 2, padding="same")
+            normed = api.layers.batch_normalization(conv, training=mode == mode_keys.TRAIN,
+                                                    momentum=0.9)
+            features = api.layers.flatten(tf1.nn.relu(normed))
         hidden = dense(tf1, features, 16, "dense", activation=tf1.nn.relu,
                        kernel_initializer=tf1.constant_initializer(0.01) if constant_init else None)
         if case == "update_ops":
@@ -129,7 +139,7 @@ def build_model_fn(api, case, use_tpu):
         train_op = None
         if mode == mode_keys.TRAIN:
             global_step = tf1.train.get_global_step()
-            if case in ("gd", "update_ops"):
+            if case in ("gd", "update_ops", "conv_bn"):
                 optimizer = tf1.train.GradientDescentOptimizer(0.1)
             elif case == "momentum":
                 learning_rate = tf1.train.exponential_decay(0.05, global_step, 20, 0.5,
@@ -185,7 +195,7 @@ def make_estimator(api, case, model_dir, replicas):
     # (iterations_per_loop, save_checkpoints_steps, keep_checkpoint_max)
     settings = {"gd": (10, 1000, 5), "momentum": (7, 30, 2), "adam": (10, 40, 5),
                 "bert_optimizer": (10, 1000, 5), "update_ops": (10, 1000, 5),
-                "resume": (10, 20, 5)}
+                "resume": (10, 20, 5), "conv_bn": (10, 50, 5)}
     iterations_per_loop, checkpoint_steps, keep = settings[case]
     tpu_config = tpu.TPUConfig(iterations_per_loop=iterations_per_loop,
                                num_shards=replicas if replicas else None)

@@ -108,10 +108,10 @@ def test_design_probe_on_8_replicas_matches_one_replica(tmp_path):
     assert eight["eval_loss"] == pytest.approx(golden["eval_loss"], rel=REPLICA_RTOL)
 
 
-# update_ops is left out: its batch mean is per replica (4 rows on 8 replicas, 32 on one), so
-# the program itself differs between 1 and 8 cores, on a TPU as here.
+# update_ops and conv_bn are left out: their batch statistics are per replica (4 rows on 8
+# replicas, 32 on one), so the program itself differs between 1 and 8 cores, on a TPU as here.
 @pytest.mark.slow
-@pytest.mark.parametrize("case", [c for c in CASES if c not in ("gd", "update_ops")])
+@pytest.mark.parametrize("case", [c for c in CASES if c not in ("gd", "update_ops", "conv_bn")])
 def test_bridge_on_8_replicas_matches_tf115_on_one_device(case, goldens, tmp_path):
     bridge = run_bridge(case, tmp_path, replicas=8)
     assert_same_run(bridge, goldens[case], rtol=REPLICA_RTOL)

@@ -31,7 +31,7 @@ GOLDEN_FILE = GOLDEN_DIR / "tf115_cases.json"
 DESIGN_PROBE_GOLDEN_FILE = GOLDEN_DIR / "design_probe_tf115.json"
 # The cases and whether they start from a TF1-written random initial checkpoint.
 CASES = {"gd": False, "momentum": True, "adam": True, "bert_optimizer": True,
-         "update_ops": True, "resume": True}
+         "update_ops": True, "resume": True, "conv_bn": True}
 
 
 def initial_checkpoint_dir(case: str) -> Path | None:
