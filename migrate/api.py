@@ -47,7 +47,12 @@ def migrate_source(data: bytes, path: str) -> FileResult:
 
 def migrate_file(path: str) -> FileResult:
     """Migrate one file; an unexpected error becomes a MIG006 finding, never an exception."""
-    data = Path(path).read_bytes()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:  # dangling or looping symlink, no permission, vanished since discovery
+        return FileResult(path, b"", None, (Finding(Location(1, 0), "MIG007", f"cannot read the file: {error.strerror}",
+                                                    "make it readable, fix the symlink, or leave it out of the paths"),),
+                          skipped=True)
     cached = cache.load(path, data)
     if cached is not None:
         return cached
@@ -99,6 +104,18 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+def _tree_name(root: Path) -> str:
+    """The folder name a directory argument gets under the output dir (`..` and `.` resolved, so
+    that `migrate .. -o out` writes to out/<name>, never to out/..)."""
+    return root.resolve().name
+
+
+def outside_output_dir(files: Sequence[Path], output_dir: Path) -> list[Path]:
+    """`files` without those already under `output_dir` (a previous run's copy inside the input)."""
+    destination = output_dir.resolve()
+    return [f for f in files if not f.resolve().is_relative_to(destination)]
+
+
 def output_path(path: Path, roots: Sequence[Path], output_dir: Path) -> Path:
     """Where `path` goes under `output_dir`: relative to the argument it was found under."""
     for root in roots:
@@ -107,17 +124,56 @@ def output_path(path: Path, roots: Sequence[Path], output_dir: Path) -> Path:
             relative = path.resolve().relative_to(base.resolve())
         except ValueError:
             continue
-        return output_dir / (root.name if root.is_dir() else "") / relative
+        return output_dir / (_tree_name(root) if root.is_dir() else "") / relative
     return output_dir / path.name
 
 
+class OutsideOutputDir(Exception):
+    """A write under --output-dir would land outside it (through a symlink)."""
+
+
+def escaping_symlinks(output_dir: Path) -> list[Path]:
+    """Symlinks already inside `output_dir` whose target lies outside it (writing through one
+    would change files elsewhere)."""
+    if not output_dir.is_dir():
+        return []
+    base = output_dir.resolve()
+    found = []
+    for root, dirs, files in os.walk(output_dir):
+        for name in dirs + files:
+            entry = Path(root) / name
+            if entry.is_symlink() and not entry.resolve().is_relative_to(base):
+                found.append(entry)
+    return sorted(found)
+
+
+def ensure_inside(path: Path, output_dir: Path) -> Path:
+    """`path` if writing it stays inside `output_dir`, else OutsideOutputDir naming both."""
+    target = path.parent.resolve() / path.name
+    if not target.is_relative_to(output_dir.resolve()) or (path.is_symlink() and
+                                                           not path.resolve().is_relative_to(output_dir.resolve())):
+        raise OutsideOutputDir(f"{path} resolves to {path.resolve()}, outside the output directory {output_dir}")
+    return path
+
+
 def mirror_tree(roots: Sequence[Path], output_dir: Path) -> None:
-    """Copy every file under `roots` to `output_dir` (migrated files are then written over them)."""
+    """Copy every file under `roots` to `output_dir` (migrated files are then written over them).
+
+    Symlinked directories are left out, as `discover` does not enter them either (a link to a
+    parent directory would otherwise be copied forever); symlinked files are copied as files,
+    dangling ones skipped."""
+    skip = shutil.ignore_patterns(*SKIP_DIRS, "*.egg-info")
+    destination = output_dir.resolve()
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        paths = {n: os.path.join(folder, n) for n in names}
+        return set(skip(folder, names)) | {n for n, p in paths.items() if os.path.isdir(p) and (
+            os.path.islink(p) or Path(p).resolve() == destination)}  # the output dir inside an input tree
+
     for root in roots:
         if root.is_dir():
-            target = output_dir / root.name
-            shutil.copytree(root, target, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns(*SKIP_DIRS, "*.egg-info"))
+            target = output_dir / _tree_name(root)
+            shutil.copytree(root, target, dirs_exist_ok=True, ignore=ignore, ignore_dangling_symlinks=True)
         else:
             output_dir.mkdir(parents=True, exist_ok=True)
             shutil.copy2(root, output_dir / root.name)

@@ -95,6 +95,11 @@ def _exit_code(results: Sequence[FileResult], check: bool) -> int:
     return EXIT_CHANGES if changed or reported else EXIT_CLEAN
 
 
+def _output_error(output_dir: Path, error: Exception) -> str:
+    return (f"estimator-migrate: error: cannot write the migrated copy to {output_dir}: {error}; "
+            f"choose a directory you can write to with --output-dir")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -130,7 +135,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     roots = [Path(p) for p in args.paths]
     if args.output_dir:
-        api.mirror_tree(roots, args.output_dir)
+        files = api.outside_output_dir(files, args.output_dir)
+        escaping = api.escaping_symlinks(args.output_dir)
+        if escaping:
+            print(f"estimator-migrate: error: {escaping[0]} is a symlink to {escaping[0].resolve()}, outside the "
+                  f"output directory {args.output_dir}; remove it or choose an empty --output-dir", file=sys.stderr)
+            return EXIT_ERROR
+        try:
+            api.mirror_tree(roots, args.output_dir)
+        except OSError as error:
+            print(_output_error(args.output_dir, error), file=sys.stderr)
+            return EXIT_ERROR
 
     writing = args.in_place or args.output_dir is not None
     verb = "rewritten" if writing else "would be rewritten"
@@ -147,11 +162,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.in_place:
                     api.atomic_write(Path(result.path), result.migrated)
                 elif args.output_dir is not None:
-                    api.atomic_write(api.output_path(Path(result.path), roots, args.output_dir), result.migrated)
+                    target = api.ensure_inside(api.output_path(Path(result.path), roots, args.output_dir),
+                                               args.output_dir)
+                    api.atomic_write(target, result.migrated)
             if args.diff and result.changed:
                 sys.stdout.write(render.unified_diff(result))
             if progress:
                 progress.advance(task)
+    except (OSError, api.OutsideOutputDir) as error:
+        print(_output_error(args.output_dir, error) if args.output_dir is not None else
+              f"estimator-migrate: error: cannot rewrite in place: {error}; make the file writable or write a "
+              f"migrated copy with --output-dir DIR", file=sys.stderr)
+        return EXIT_ERROR
     finally:
         if progress:
             progress.stop()

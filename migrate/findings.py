@@ -34,6 +34,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("MIG004", Severity.ERROR, "rewrite produced invalid code; file left unchanged (internal error)"),
     Code("MIG005", Severity.ERROR, "notebook cannot be read; skipped"),
     Code("MIG006", Severity.ERROR, "internal error while migrating this file; file left unchanged"),
+    Code("MIG007", Severity.ERROR, "file cannot be read (missing, looping symlink, no permission); skipped"),
     Code("MIG101", Severity.INFO, "file already uses TF2-only APIs; TF1 names were not moved to tf.compat.v1"),
     Code("MIG102", Severity.INFO, "graph-mode switch replaced so that estimator_bridge can run"),
     Code("MIG201", Severity.WARNING, "call needs review: argument without a known equivalent"),
