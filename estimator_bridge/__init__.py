@@ -15,6 +15,7 @@ from estimator_bridge.hooks import (CheckpointSaverHook, LoggingTensorHook, Loop
                                     SessionRunContext, SessionRunHook, SessionRunValues,
                                     StopAtStepHook)
 from estimator_bridge.optimizers import CrossShardOptimizer
+from estimator_bridge.preemption import PREEMPTED_EXIT_CODE, TrainingPreempted
 from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
 from estimator_bridge.warm_start import VocabInfo, WarmStartSettings
 
@@ -31,6 +32,8 @@ __all__ = [
     "TPUConfig",
     "TPUEstimator",
     "TPUEstimatorSpec",
+    "TrainingPreempted",
+    "PREEMPTED_EXIT_CODE",
     "configure_logical_cpus",
     "layers",
     "export",

@@ -71,7 +71,27 @@ def call_input_fn(input_fn, *, mode, params, config, require_params: bool):
         kwargs["config"] = config
     if "input_context" in args:
         kwargs["input_context"] = None
+    unfilled = _required_args(input_fn, exclude=kwargs)
+    if unfilled:
+        raise ValueError(
+            f"input_fn ({_name(input_fn)}) requires argument(s) {unfilled} that the estimator "
+            "does not pass: it calls input_fn with params, mode, config and input_context only, "
+            "when declared. Give them defaults or bind them first: "
+            "functools.partial(input_fn, ...).")
     return input_fn(**kwargs)
+
+
+def _required_args(fn, *, exclude) -> list:
+    """Arguments of fn without a default, other than `exclude` (what the caller passes)."""
+    try:
+        target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) or isinstance(
+            fn, functools.partial) else getattr(fn, "__call__", fn)
+        parameters = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature: let the call decide
+        return []
+    return [p.name for p in parameters
+            if p.default is p.empty and p.name not in exclude
+            and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
 def call_model_fn(model_fn, *, features, labels, mode, params, config):

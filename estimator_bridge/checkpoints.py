@@ -28,7 +28,32 @@ def latest_checkpoint(model_dir) -> str | None:
 
 def checkpoint_step(prefix: str) -> int:
     """The global step stored in a checkpoint."""
-    return int(tf.train.load_checkpoint(prefix).get_tensor("global_step"))
+    return int(read_tensor(open_checkpoint(prefix), "global_step", prefix))
+
+
+def _damaged(prefix: str, what: str, error: BaseException) -> ValueError:
+    return ValueError(
+        f"checkpoint {prefix} is damaged: reading {what} failed with {type(error).__name__}: "
+        f"{error}. Its files ({os.path.basename(prefix)}.index, .data-*) are truncated or "
+        "overwritten. Restore them from a copy, or delete them and the entry in model_dir's "
+        "`checkpoint` file to resume from an older checkpoint.")
+
+
+def open_checkpoint(prefix: str):
+    """`tf.train.load_checkpoint`, with an error naming the checkpoint if its index is damaged."""
+    try:
+        return tf.train.load_checkpoint(prefix)
+    except (tf.errors.OpError, IndexError) as error:
+        raise _damaged(prefix, "its index", error) from error
+
+
+def read_tensor(reader, name: str, prefix: str):
+    """One tensor of a checkpoint, with an error naming the checkpoint if its data is damaged."""
+    try:
+        return reader.get_tensor(name)
+    except (tf.errors.OpError, IndexError) as error:
+        # A truncated data file: TF's reader raises IndexError("Read less bytes than requested").
+        raise _damaged(prefix, repr(name), error) from error
 
 
 def restore(variables: dict, prefix: str, strategy) -> None:
@@ -38,7 +63,7 @@ def restore(variables: dict, prefix: str, strategy) -> None:
       ValueError: a variable of the model is missing from the checkpoint (the message names it,
         lists what the checkpoint holds nearby, and says how variable names arise).
     """
-    reader = tf.train.load_checkpoint(prefix)
+    reader = open_checkpoint(prefix)
     stored = reader.get_variable_to_shape_map()
     missing = [name for name in variables if name not in stored]
     if missing:
@@ -49,7 +74,7 @@ def restore(variables: dict, prefix: str, strategy) -> None:
             "start from an empty model_dir.")
     with strategy.scope():
         for name, variable in variables.items():
-            value = reader.get_tensor(name)
+            value = read_tensor(reader, name, prefix)
             if tuple(value.shape) != tuple(variable.shape):
                 raise ValueError(
                     f"checkpoint {prefix} stores {name!r} with shape {tuple(value.shape)}, the "
@@ -87,12 +112,15 @@ class CheckpointWriter:
         with tf.device("/cpu:0"):
             tf.raw_ops.SaveV2(prefix=prefix, tensor_names=names,
                               shape_and_slices=[""] * len(names), tensors=tensors)
-        kept = [p for p in self._listed_prefixes() if p != prefix] + [prefix]
-        if self._keep:
-            for old in kept[:-self._keep]:
-                for path in glob.glob(glob.escape(old) + ".*"):
-                    tf.io.gfile.remove(path)
-            kept = kept[-self._keep:]
+        # Crash safety (TF1 Saver's order): SaveV2 renames its files into place only when they
+        # are complete, then the state file is replaced atomically (temp file + rename) to name
+        # them, and only then are the oldest checkpoints deleted. Deleting first let a SIGKILL
+        # leave a state file naming deleted files (keep_checkpoint_max=1: the only checkpoint).
+        listed = [p for p in self._listed_prefixes() if p != prefix] + [prefix]
+        kept = listed[-self._keep:] if self._keep else listed
         tf.compat.v1.train.update_checkpoint_state(
             self._model_dir, prefix, all_model_checkpoint_paths=kept)
+        for old in listed[:len(listed) - len(kept)]:
+            for path in glob.glob(glob.escape(old) + ".*"):
+                tf.io.gfile.remove(path)
         return prefix

@@ -18,6 +18,7 @@ import time
 import numpy as np
 import tensorflow as tf
 
+from estimator_bridge import preemption
 from estimator_bridge.summaries import EveryNSteps
 
 logger = logging.getLogger("estimator_bridge")
@@ -71,6 +72,40 @@ def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int)
 
 def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
                  hooks_end=None, should_stop=None) -> TrainResult:
+    """Runs loops until the plan is done or SIGTERM arrives (see `_run_loops` for the args).
+
+    SIGTERM (preemption) is handled only while this runs, in the main thread: the current loop
+    finishes, a checkpoint is written at its step (even without periodic checkpoints), the
+    message is logged and `TrainingPreempted` (a SystemExit, code 143) is raised.
+    """
+    saved = {}
+
+    def save_and_remember(step):
+        saved.update(step=step, path=save_checkpoint(step))
+
+    with preemption.watch_for_sigterm() as notice:
+        stop = notice.requested if should_stop is None else (
+            lambda: notice.requested() or should_stop())
+        result = _run_loops(plan, run_loop=run_loop, read_step=read_step,
+                            save_checkpoint=save_and_remember, summary_writer=summary_writer,
+                            hooks_end=hooks_end, should_stop=stop)
+        if notice.requested():
+            if saved.get("step") != result.final_step:
+                save_and_remember(result.final_step)
+            logger.warning(preemption.describe(result.final_step, saved.get("path")))
+            raise preemption.TrainingPreempted(result.final_step, saved.get("path"))
+    if result.loops == 0 and (plan.last_step is None or result.final_step < plan.last_step):
+        # TF1 ended such a train() silently (OutOfRangeError stops the MonitoredSession).
+        logger.warning(
+            "train() ran no step: the dataset returned by input_fn had no batch (an empty "
+            "dataset, or fewer rows than one batch with drop_remainder=True), so the global step "
+            "stays at %d. Check the files/arrays input_fn reads and the batch size, or add "
+            ".repeat() to the dataset.", result.final_step)
+    return result
+
+
+def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
+               hooks_end=None, should_stop=None) -> TrainResult:
     """Runs loops until the plan is done.
 
     Args:

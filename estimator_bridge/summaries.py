@@ -17,7 +17,15 @@ class ScalarWriter:
     """Writes TF1-style scalar summaries into one directory's event file."""
 
     def __init__(self, logdir: str):
-        self.writer = tf.summary.create_file_writer(logdir)
+        try:
+            self.writer = tf.summary.create_file_writer(logdir)
+        except (tf.errors.FailedPreconditionError, tf.errors.PermissionDeniedError) as error:
+            # The first write into model_dir of a train()/evaluate(): say which directory and how
+            # to fix it instead of the summary op's "Not a directory".
+            raise type(error)(None, None, (
+                f"model_dir {logdir!r} is not a writable directory ({error.message}). "
+                "Checkpoints and summaries go there: pass a model_dir you can create and write, "
+                "and that is not an existing file.")) from error
 
     def scalars(self, step: int, values: dict) -> None:
         summary = summary_pb2.Summary(value=[
