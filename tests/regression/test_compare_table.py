@@ -1,0 +1,43 @@
+"""The main job's table: verdicts and exit status from goldens and runs (no TensorFlow runs)."""
+
+import copy
+
+from rich.console import Console
+
+from legacy_examples.catalog import BY_NAME
+from legacy_examples.golden import compare, load_golden
+from legacy_examples.table import FAIL, NOT_RUN, PASS, compared_row, exit_code, failed_row, render
+
+MNIST = BY_NAME["mnist_tpu"]
+
+
+def test_a_run_equal_to_its_golden_passes_and_shows_both_losses():
+    golden = load_golden(MNIST.golden_path)
+    ours = copy.deepcopy(golden["result"])
+    row = compared_row(MNIST, golden, "b", ours, compare(golden["result"], ours))
+    assert row.verdict == PASS
+    assert row.steps == "60"
+    assert row.oracle_loss == row.our_loss == f"{golden['result']['scalars']['loss']['60']:.7f}"
+    assert "accuracy=0.90625" in row.oracle_eval
+    assert exit_code([row]) == 0
+
+
+def test_a_drifted_loss_fails_and_names_the_step():
+    golden = load_golden(MNIST.golden_path)
+    ours = copy.deepcopy(golden["result"])
+    ours["scalars"]["loss"]["37"] *= 1 + 1e-5
+    row = compared_row(MNIST, golden, "a", ours, compare(golden["result"], ours))
+    assert row.verdict == FAIL and "scalars.loss.37" in row.note
+    assert exit_code([row]) == 1
+
+
+def test_crashed_runs_fail_and_unavailable_paths_do_not():
+    golden = load_golden(MNIST.golden_path)
+    crashed = failed_row(MNIST, golden, "a", "AttributeError: boom", ran=True)
+    unavailable = failed_row(MNIST, golden, "c", "module migrate.api missing", ran=False)
+    assert (crashed.verdict, unavailable.verdict) == (FAIL, NOT_RUN)
+    assert exit_code([unavailable]) == 0 and exit_code([unavailable, crashed]) == 1
+    console = Console(record=True, width=250)
+    console.print(render([crashed, unavailable]))
+    text = console.export_text()
+    assert "AttributeError: boom" in text and "NOT RUN" in text and "mnist_tpu" in text
