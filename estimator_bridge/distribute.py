@@ -132,14 +132,6 @@ def choose_deployment(config, *, use_tpu: bool) -> Deployment:
         return Deployment(strategy, strategy.num_replicas_in_sync, bool(use_tpu),
                           f"MultiWorkerMirroredStrategy: {info.num_worker_replicas} workers, "
                           f"this is {info.task_type}:{info.task_id}")
-    from estimator_bridge import cluster as cluster_lib
-
-    info = getattr(config, "cluster_info", cluster_lib.LOCAL)
-    if info.is_multi_worker and _tpu_address(config) is None:
-        strategy = cluster_lib.multi_worker_strategy(info)
-        return Deployment(strategy, strategy.num_replicas_in_sync, bool(use_tpu),
-                          f"MultiWorkerMirroredStrategy: {info.num_worker_replicas} workers, "
-                          f"this is {info.task_type}:{info.task_id}")
     if use_tpu:
         target = _tpu_address(config)
         if target is not None:
