@@ -286,3 +286,17 @@ def test_predict_hooks_run_once_per_batch_and_can_stop_prediction(tmp_path):
     assert len(predictions) == 8
     assert recording.calls == ["begin", ("after_create_session", 4), ("after_run", 4, (8, 3)),
                                ("after_run", 4, (8, 3)), ("end", 4)]
+
+
+def test_evaluation_hooks_from_model_fn_see_the_last_eval_step(tmp_path):
+    def eval_hook(features, labels, logits, loss):
+        return {"evaluation_hooks": [LastValues({"loss": loss, "rows": tf.shape(features)[0]})]}
+
+    estimator = tiny.make_estimator(tmp_path, iterations_per_loop=4,
+                                    model_fn=tiny.make_model_fn(spec_kwargs=eval_hook))
+    estimator.train(tiny.input_fn, max_steps=4)
+    results = estimator.evaluate(tiny.input_fn, steps=1)
+    (loop,) = [loop for key, loop in estimator._loops.items() if key[0] == tpu.ModeKeys.EVAL]
+    (hook,) = loop.hook_tensors.hooks
+    # One eval step: the reported loss (the mean over steps) is that step's loss.
+    assert hook.seen == [{"loss": np.float32(results["loss"]), "rows": 16}]
