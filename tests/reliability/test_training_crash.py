@@ -175,3 +175,31 @@ def test_sigkill_at_random_moments_leaves_a_loadable_model_dir_that_resumes_exac
             assert resumed_loss == reference_loss
     print(f"\n{len(killed_dirs)} kills at steps {sorted(kill_steps)}; "
           f"{kills_inside_writes} left an interrupted checkpoint write behind")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moment", ["delete", "state_rename", "state_written"])
+def test_sigkill_at_the_worst_moments_of_a_checkpoint_write(tmp_path, moment):
+    """The process kills itself at the 5th occurrence of `moment` (training_program.py).
+
+    With a checkpoint every step and keep_checkpoint_max=1 every save deletes the previous
+    checkpoint; before the fix the deletion came before the state update, and a kill at
+    `delete` left a state file naming a half-deleted checkpoint.
+    """
+    model_dir = tmp_path / "killed"
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", RELIABILITY_SIGKILL_AT=f"{moment}:5")
+    completed = subprocess.run(
+        [sys.executable, "-u", "-m", "tests.reliability.training_program", str(model_dir),
+         str(MAX_STEPS), "1", "1", "1"],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == -signal.SIGKILL, completed.stderr[-2000:]
+    step = assert_loadable(model_dir)
+    # Saves at steps 0, 1, 2, ...: the 5th state-file write is step 4's (killed before its
+    # rename the state still names step 3); each save from step 1 on removes two files of the
+    # previous checkpoint, so the 5th removal is inside step 3's save, after its state update.
+    assert step == {"delete": 3, "state_rename": 3, "state_written": 4}[moment]
+    resumed_loss, resumed = train_in_process(model_dir, MAX_STEPS)
+    reference_loss, reference = stop_and_resume_reference(tmp_path / "reference", step)
+    assert resumed_loss == reference_loss
+    for name in reference:
+        np.testing.assert_array_equal(resumed[name], reference[name], err_msg=name)
