@@ -157,3 +157,43 @@ def test_a_dataset_that_trains_does_not_warn(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="estimator_bridge"):
         tiny.make_estimator(tmp_path).train(tiny.input_fn, steps=3)
     assert "ran no step" not in caplog.text
+
+
+def test_params_given_to_a_model_fn_without_params(tmp_path):
+    def model_fn(features, labels, mode):
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match=r"model_fn \(model_fn\) does not include params "
+                                         r"argument, but params \(\{'learning_rate': 0.1\}\) is "
+                                         r"passed to Estimator\. Add `params` to its signature "
+                                         r"or drop params="):
+        tpu.Estimator(model_fn=model_fn, model_dir=str(tmp_path),
+                      params={"learning_rate": 0.1})
+
+
+def test_model_fn_without_features(tmp_path):
+    def model_fn(inputs, labels, mode, params):
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match=r"model_fn \(model_fn\) must include features argument\. "
+                                         r"Declare it as model_fn\(features, labels, mode, "
+                                         r"params\)"):
+        tiny.make_estimator(tmp_path, model_fn=model_fn)
+
+
+def test_params_are_copied_so_a_model_fn_cannot_change_the_estimators(tmp_path):
+    """Misuse TF1 tolerated: writing into params inside model_fn changes nothing outside."""
+    seen = []
+    params = {"learning_rate": 0.1}
+
+    def mutating_model_fn(features, labels, mode, params):
+        seen.append(dict(params))
+        params["learning_rate"] = 99.0
+        return tiny.make_model_fn()(features, labels, mode, params)
+
+    estimator = tpu.TPUEstimator(model_fn=mutating_model_fn, params=params, use_tpu=False,
+                                 train_batch_size=16,
+                                 config=tpu.RunConfig(model_dir=str(tmp_path)))
+    estimator.train(tiny.input_fn, steps=1)
+    assert params == {"learning_rate": 0.1}
+    assert seen and all(call["learning_rate"] == 0.1 for call in seen)
