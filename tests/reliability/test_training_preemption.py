@@ -148,3 +148,24 @@ def test_sigterm_from_outside_exits_143_with_the_message_and_resumes_exactly(tmp
     assert resumed_loss == reference_loss
     for name in reference:
         np.testing.assert_array_equal(resumed[name], reference[name], err_msg=name)
+
+
+@pytest.mark.slow
+def test_preemption_on_two_emulated_tpu_cores_resumes_exactly(tmp_path):
+    """The same contract under MirroredStrategy: the checkpoint holds the replicas' common value."""
+    estimator = tiny.make_estimator(tmp_path / "preempted", replicas=2, iterations_per_loop=3,
+                                    save_checkpoints_steps=1000)
+    with pytest.raises(tpu.TrainingPreempted) as raised:
+        estimator.train(tiny.input_fn, max_steps=30, hooks=[SigtermAtStep(6)])
+    assert raised.value.step == 6
+    assert assert_loadable(tmp_path / "preempted") == 6
+    tiny.make_estimator(tmp_path / "preempted", replicas=2, iterations_per_loop=3).train(
+        tiny.input_fn, max_steps=30)
+    reference = tiny.make_estimator(tmp_path / "reference", replicas=2, iterations_per_loop=3)
+    reference.train(tiny.input_fn, max_steps=6)
+    reference.train(tiny.input_fn, max_steps=30)
+    resumed, expected = checkpoint_tensors(tmp_path / "preempted"), checkpoint_tensors(
+        tmp_path / "reference")
+    assert int(resumed["global_step"]) == 30
+    for name in expected:
+        np.testing.assert_array_equal(resumed[name], expected[name], err_msg=name)
