@@ -6,7 +6,7 @@ ORACLE_A := .oracle/tf115
 ORACLE_B := .oracle/tf215
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: env oracles oracle-a oracle-b demo test test-fast test-oracle bench clean
+.PHONY: env oracles oracle-a oracle-b demo test test-fast test-oracle bench bench-migrate goldens clean
 
 env: $(VENV)/.done
 $(VENV)/.done: pyproject.toml
@@ -48,8 +48,17 @@ test-fast: env
 test-oracle: env oracles
 	$(PY) -m pytest -m oracle -q
 
+# Benchmarks write bench/results/*.json and print a table.
 bench: env oracles
-	$(PY) -m bench
+	$(PY) -m bench.core_bench
+
+bench-migrate: env
+	$(PY) -m bench.migrate_bench
+
+# Re-record every golden from the oracles (the oracle tests check the committed ones stay true).
+goldens: env oracles
+	$(PY) -m legacy_examples.record
+	$(PY) -m tests.estimator_bridge.core_goldens.record
 
 clean:
 	rm -rf $(VENV) .oracle
