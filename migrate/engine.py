@@ -136,12 +136,16 @@ def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE,
 def migrate_text(text: str, filename: str = "<string>", verify: bool = False) -> tuple[str, list[Finding]]:
     """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done."""
     marker = tf2_marker(text)
-    module, findings = transform(parse(text), filename, TF2_PIPELINE if marker else TF1_PIPELINE, verify, text)
+    parsed = parse(text)
+    module, findings = transform(parsed, filename, TF2_PIPELINE if marker else TF1_PIPELINE, verify, text)
     if marker:
         findings = sorted(findings + [Finding(Location(marker[1], 0), "MIG101", f"uses {marker[0]}, which TF 1.x did not "
                                               "have: plain tf.X names are read as TF2 and left as they are",
                                               "spell TF1-only calls tf.compat.v1.X by hand where this file needs them")])
     migrated = module.code
+    if migrated != text and module.deep_equals(parsed):
+        # Nothing was rewritten; libcst's round trip alone lost bytes (a whitespace-only last line).
+        migrated = text
     if migrated != text:
         try:
             cst.parse_module(migrated)

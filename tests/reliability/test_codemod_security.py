@@ -79,9 +79,10 @@ def test_migrating_a_booby_trapped_tree_never_runs_it(tmp_path):
     assert "tf.compat.v1.train.AdamOptimizer" in "".join(notebook["cells"][1]["source"])
 
 
-def test_the_in_process_api_never_runs_input(tmp_path):
+def test_the_in_process_api_never_runs_input(tmp_path, monkeypatch):
     from migrate.api import discover, migrate_paths
 
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_CACHE", "off")
     marker = tmp_path / "EXECUTED"
     tree = _booby_trapped_tree(tmp_path, marker)
     modules_before = set(sys.modules)
@@ -167,7 +168,7 @@ def test_output_dir_that_is_itself_a_symlink_is_written_where_it_points(tmp_path
 # ---------------------------------------------------------------- 3. the runner changes only its process
 
 def _installed_tensorflow_state() -> dict[str, str]:
-    """Hashes of the installed TensorFlow's entry modules and the list of site-packages entries."""
+    """Hashes of the installed TensorFlow's entry modules, its file list and the import hooks."""
     import importlib.util
 
     spec = importlib.util.find_spec("tensorflow")
@@ -175,7 +176,10 @@ def _installed_tensorflow_state() -> dict[str, str]:
     site = package.parent
     state = {str(p.relative_to(site)): hashlib.sha256(p.read_bytes()).hexdigest()
              for p in (package / "__init__.py", package / "compat" / "v1" / "__init__.py") if p.exists()}
-    state["site-packages entries"] = hashlib.sha256("\n".join(sorted(os.listdir(site))).encode()).hexdigest()
+    # The ways one process could change the next one's imports: .pth files and site/user customize
+    # modules (the full listing is not compared: other work installs packages into the shared venv).
+    for hook in sorted(site.glob("*.pth")) + sorted(site.glob("*customize.py")):
+        state[hook.name] = hashlib.sha256(hook.read_bytes()).hexdigest()
     state["tensorflow entries"] = hashlib.sha256("\n".join(sorted(os.listdir(package))).encode()).hexdigest()
     return state
 

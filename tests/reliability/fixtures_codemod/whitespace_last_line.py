@@ -1,0 +1,4 @@
+# uses tensorflow only in this comment
+globalA
+
+ 
