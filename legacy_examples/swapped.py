@@ -87,6 +87,12 @@ def require_compat() -> None:
 def run_script(script: Path, args: list[str]) -> None:
     """Execute `script` as __main__ with swapped imports, argv = [script, *args]."""
     require_compat()
+    # TF 1.15's TensorShape (`shape[-1].value`, BERT's get_shape_list) and Tensor equality are
+    # part of the TF1 namespace a legacy script was written against; the compat runner switches
+    # them on too. This process runs only the legacy script, so the process-wide switch is fine.
+    from estimator_bridge.compat import apply_tf1_behavior
+
+    apply_tf1_behavior()
     script = script.resolve()
     source, changed = swap_imports(script.read_text())
     if not changed:

@@ -6,6 +6,7 @@ rendered with rich; running anything is compare.py's business.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -15,7 +16,7 @@ from legacy_examples.golden import Comparison, loss_at_last_step
 # rtol for one device (issue 4). Why it can be this tight: golden.py's module docstring.
 DEFAULT_RTOL = 1e-6
 
-PASS, FAIL, NOT_RUN = "PASS", "FAIL", "NOT RUN"
+PASS, FAIL, NOT_RUN, KNOWN_GAP = "PASS", "FAIL", "NOT RUN", "KNOWN GAP"
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def render(rows: list[Row], rtol: float | None = None) -> Table:
                             ("max rel diff", "right"), ("oracle eval", "left"),
                             ("our eval", "left"), ("verdict", "center")):
         table.add_column(header, justify=justify, overflow="fold")
-    style = {PASS: "bold green", FAIL: "bold red", NOT_RUN: "yellow"}
+    style = {PASS: "bold green", FAIL: "bold red", NOT_RUN: "yellow", KNOWN_GAP: "magenta"}
     for row in rows:
         verdict = f"[{style[row.verdict]}]{row.verdict}[/]"
         if row.note:
@@ -90,6 +91,13 @@ def render(rows: list[Row], rtol: float | None = None) -> Table:
         table.add_row(row.example, row.oracle, row.path, row.steps, row.oracle_loss, row.our_loss,
                       row.max_relative, row.oracle_eval, row.our_eval, verdict)
     return table
+
+
+def with_known_gap(row: Row, gap) -> Row:
+    """A failed run listed in known_gaps.py: shown as KNOWN GAP with its owner, not as FAIL."""
+    if row.verdict != FAIL or gap is None:
+        return row
+    return dataclasses.replace(row, verdict=KNOWN_GAP, note=f"{gap.owner}; {row.note}")
 
 
 def exit_code(rows: list[Row]) -> int:

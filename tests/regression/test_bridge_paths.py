@@ -19,7 +19,7 @@ from legacy_examples.catalog import EXAMPLES
 from legacy_examples.current import harvest_current, run_current
 from legacy_examples.environments import ProgramFailed, program_env
 from legacy_examples.golden import compare, load_golden
-from tests.regression.known_gaps import KNOWN_GAPS, Gap
+from legacy_examples.known_gaps import KNOWN_GAPS, Gap
 
 pytestmark = pytest.mark.slow
 

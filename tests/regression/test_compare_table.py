@@ -6,7 +6,9 @@ from rich.console import Console
 
 from legacy_examples.catalog import BY_NAME
 from legacy_examples.golden import compare, load_golden
-from legacy_examples.table import FAIL, NOT_RUN, PASS, compared_row, exit_code, failed_row, render
+from legacy_examples.known_gaps import KNOWN_GAPS
+from legacy_examples.table import (FAIL, KNOWN_GAP, NOT_RUN, PASS, compared_row, exit_code,
+                                   failed_row, render, with_known_gap)
 
 MNIST = BY_NAME["mnist_tpu"]
 
@@ -41,3 +43,17 @@ def test_crashed_runs_fail_and_unavailable_paths_do_not():
     console.print(render([crashed, unavailable]))
     text = console.export_text()
     assert "AttributeError: boom" in text and "NOT RUN" in text and "mnist_tpu" in text
+
+
+def test_a_listed_gap_is_shown_with_its_owner_and_does_not_fail_the_job():
+    golden = load_golden(MNIST.golden_path)
+    gap = KNOWN_GAPS[("resnet_tpu", "c")]
+    crashed = failed_row(MNIST, golden, "c", "NotFoundError: SummaryWriterInterface", ran=True)
+    listed = with_known_gap(crashed, gap)
+    assert listed.verdict == KNOWN_GAP and gap.owner in listed.note
+    assert "SummaryWriterInterface" in listed.note
+    assert exit_code([listed]) == 0
+    # Unlisted runs and passing runs are left as they are.
+    assert with_known_gap(crashed, None).verdict == FAIL
+    passing = compared_row(MNIST, golden, "a", golden["result"], compare(golden["result"], golden["result"]))
+    assert with_known_gap(passing, gap).verdict == PASS

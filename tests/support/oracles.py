@@ -40,8 +40,13 @@ def oracle_python(name: str) -> Path:
 
 
 def oracle_env() -> dict[str, str]:
-    """Environment for oracle subprocesses: quiet TF logs, nothing from our venv leaking in."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    """Environment for oracle subprocesses: quiet TF logs, nothing from our venv leaking in.
+
+    TF2_BEHAVIOR is dropped too: importing TF 2.x sets it in os.environ, and a TF 1.15 child that
+    inherits it runs with v2 behaviour (measured: iris started from other initial values).
+    """
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "TF2_BEHAVIOR")}
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
     env["PYTHONHASHSEED"] = "0"
     return env
