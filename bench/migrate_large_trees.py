@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"missing package trees {missing}: build the environments with `make env oracles`", file=sys.stderr)
         return 2
     results = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-               "jobs": args.jobs, "trees": {}}
+               "jobs": args.jobs, "trees": _previous_trees(args.results, args.trees)}
     for name in args.trees:
         workdir = Path(tempfile.mkdtemp(prefix=f"migrate-large-{name}-"))
         try:
@@ -168,6 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     write_results(results, args.results)
     print(json.dumps(results["total"]))
     return 0 if results["total"]["problems"] == 0 else 1
+
+
+def _previous_trees(path: Path, measuring: list[str]) -> dict:
+    """Trees recorded earlier and not measured now (so that trees can be measured one at a time)."""
+    try:
+        trees = json.loads(path.read_text())["trees"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return {name: tree for name, tree in trees.items() if name not in measuring}
 
 
 def write_results(results: dict, path: Path) -> None:

@@ -28,7 +28,7 @@ from migrate.notebooks import migrate_notebook
 
 FIXTURES = Path(__file__).resolve().parents[1] / "migrate" / "fixtures"
 INTERNAL_ERRORS = {"MIG004", "MIG006"}
-FAST = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 
 
