@@ -2,7 +2,7 @@
 
 A real training subprocess (tiny.py's model, a checkpoint after every step, one step per loop,
 keep_checkpoint_max=1 so every save also deletes the previous checkpoint) is killed with
-SIGKILL at seeded random moments after its first loop. With a checkpoint written every step,
+SIGKILL at seeded random moments: a random delay after the loop line of a random step. With a checkpoint written every step,
 most of the process's time is spent inside a checkpoint write, so many kills land there (a
 kill inside TF's bundle writer leaves its `*.tempstate*` files behind: counted and reported).
 
@@ -36,9 +36,11 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 MAX_STEPS = 200
 KILLS_REQUIRED = 20
 KILL_SEED = 20261122
-# The kill lands this long after the first loop's log line; training to MAX_STEPS takes about
-# 4 s at the ~50 steps/s measured with a checkpoint per step, so most kills land mid-run.
-KILL_DELAY_RANGE_SECONDS = (0.0, 3.0)
+# The kill lands this long after the log line of a random step in KILL_AFTER_STEP_RANGE: one
+# step with its checkpoint takes 20 ms (50 steps/s measured alone) to 100 ms (2 cores shared),
+# so the delays spread the kills over the step, its checkpoint write and the next steps.
+KILL_AFTER_STEP_RANGE = (1, 150)
+KILL_DELAY_RANGE_SECONDS = (0.0, 0.1)
 PARALLEL_WORKERS = 2
 
 
@@ -53,23 +55,27 @@ def start_training_process(model_dir, *, max_steps, iterations_per_loop, save_ch
         cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def wait_for_first_loop(process):
-    """Reads stdout until the first `train | step:` line; returns it (None if the process ended)."""
+def wait_for_first_loop(process, at_least_step=1):
+    """Reads stdout until a `train | step: N` line with N >= at_least_step; returns it.
+
+    Returns None if the process ended first.
+    """
     for line in process.stdout:
-        if line.startswith("train | step:"):
+        match = re.match(r"train \| step: (\d+)", line)
+        if match and int(match.group(1)) >= at_least_step:
             return line
     return None
 
 
-def kill_at_random_moment(model_dir, delay_seconds):
-    """Runs one training process and SIGKILLs it `delay_seconds` after its first loop.
+def kill_at_random_moment(model_dir, after_step, delay_seconds):
+    """Runs one training process and SIGKILLs it `delay_seconds` after step `after_step`'s loop.
 
     Returns True if the kill landed (the process was still running), False if it finished first.
     """
     process = start_training_process(model_dir, max_steps=MAX_STEPS, iterations_per_loop=1,
                                       save_checkpoints_steps=1, keep_checkpoint_max=1)
     try:
-        first = wait_for_first_loop(process)
+        first = wait_for_first_loop(process, after_step)
         assert first is not None, f"training process ended early: {process.stderr.read()}"
         time.sleep(delay_seconds)
         killed = process.poll() is None
@@ -146,11 +152,13 @@ def stop_and_resume_reference(model_dir, stop_step):
 @pytest.mark.slow
 def test_sigkill_at_random_moments_leaves_a_loadable_model_dir_that_resumes_exactly(tmp_path):
     rng = random.Random(KILL_SEED)
-    delays = [rng.uniform(*KILL_DELAY_RANGE_SECONDS) for _ in range(2 * KILLS_REQUIRED)]
+    moments = [(rng.randint(*KILL_AFTER_STEP_RANGE), rng.uniform(*KILL_DELAY_RANGE_SECONDS))
+               for _ in range(KILLS_REQUIRED + 4)]
     runs = []
     with concurrent.futures.ThreadPoolExecutor(PARALLEL_WORKERS) as pool:
-        futures = [(index, pool.submit(kill_at_random_moment, tmp_path / f"killed_{index}", delay))
-                   for index, delay in enumerate(delays[:KILLS_REQUIRED + 4])]
+        futures = [(index, pool.submit(kill_at_random_moment, tmp_path / f"killed_{index}",
+                                       after_step, delay))
+                   for index, (after_step, delay) in enumerate(moments)]
         for index, future in futures:
             runs.append((index, future.result()))
     killed_dirs = [tmp_path / f"killed_{index}" for index, killed in runs if killed]
