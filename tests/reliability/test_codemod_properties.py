@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import json
+import warnings
 from pathlib import Path
 
 import hypothesmith
@@ -51,7 +52,9 @@ IPYTHON_LINES = ["!pip install -q tensorflow==1.15\n", "%matplotlib inline\n", "
 def _parses(text: str) -> bool:
     try:
         cst.parse_module(text)
-        compile(text, "<generated>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        with warnings.catch_warnings():  # generated code such as `'a'()` warns; only errors matter
+            warnings.simplefilter("ignore", SyntaxWarning)
+            compile(text, "<generated>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
         return True
     except Exception:
         return False
