@@ -6,7 +6,7 @@ ORACLE_A := .oracle/tf115
 ORACLE_B := .oracle/tf215
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: env oracles oracle-a oracle-b demo test test-fast test-oracle bench bench-migrate goldens clean
+.PHONY: env oracles oracle-a oracle-b demo test test-fast test-oracle bench bench-migrate bench-migrate-large test-slow goldens clean
 
 env: $(VENV)/.done
 $(VENV)/.done: pyproject.toml
@@ -45,6 +45,9 @@ test: env oracles
 test-fast: env
 	$(PY) -m pytest -q
 
+test-slow: env oracles
+	$(PY) -m pytest -m slow -q
+
 test-oracle: env oracles
 	$(PY) -m pytest -m oracle -q
 
@@ -54,6 +57,10 @@ bench: env oracles
 
 bench-migrate: env
 	$(PY) -m bench.migrate_bench
+
+# The codemod over installed TF/Keras and TF 1.15 trees (thousands of files; slow).
+bench-migrate-large: env oracles
+	$(PY) -m bench.migrate_large_trees
 
 # Re-record every golden from the oracles (the oracle tests check the committed ones stay true).
 goldens: env oracles
