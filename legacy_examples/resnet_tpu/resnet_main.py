@@ -169,9 +169,11 @@ def resnet_model_fn(features, labels, mode, params):
       optimizer = tf.contrib.tpu.CrossShardOptimizer(optimizer)
 
     # Batch normalization requires UPDATE_OPS to be added as a dependency to
-    # the train operation.
+    # the train operation. current_epoch is pinned before the step too: on
+    # the CPU path nothing else orders its read of global_step against the
+    # increment (see the host_call below).
     update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
-    with tf.control_dependencies(update_ops):
+    with tf.control_dependencies(update_ops + [current_epoch]):
       train_op = optimizer.minimize(loss, global_step)
 
     if not FLAGS.skip_host_call:
@@ -203,7 +205,14 @@ def resnet_model_fn(features, labels, mode, params):
       # expects [batch_size, ...] Tensors, thus reshape to introduce a batch
       # dimension. These Tensors are implicitly concatenated to
       # [params['batch_size']].
-      gs_t = tf.reshape(global_step, [1])
+      #
+      # On TPU the host_call runs after train_op. On the CPU path
+      # (use_tpu=False) TF 1.x fetches it in the same session.run as train_op
+      # with nothing ordering the two, so a plain read of global_step here
+      # races the increment (both pre- and post-update steps were observed).
+      # Read it after train_op, as the TPU does, so every run tags the same step.
+      with tf.control_dependencies([train_op]):
+        gs_t = tf.reshape(global_step.read_value(), [1])
       lr_t = tf.reshape(learning_rate, [1])
       ce_t = tf.reshape(current_epoch, [1])
       host_call = (host_call_fn, [gs_t, lr_t, ce_t])

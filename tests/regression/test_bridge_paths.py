@@ -11,8 +11,6 @@ states a measured reason). Path (c), after estimator-migrate, is tested by the c
 The few known differences are listed, with their owner, in known_gaps.py.
 """
 
-import copy
-
 import pytest
 
 from legacy_examples.catalog import EXAMPLES
@@ -24,15 +22,6 @@ from legacy_examples.known_gaps import KNOWN_GAPS, Gap
 pytestmark = pytest.mark.slow
 
 CASES = [(example, path) for example in EXAMPLES for path in ("a", "b")]
-
-
-def shifted_back(result: dict, tags) -> dict:
-    """The run with the given scalar tags relabelled from step s+1 to step s."""
-    result = copy.deepcopy(result)
-    for tag in tags:
-        values = result.get("scalars", {}).get(tag, {})
-        result["scalars"][tag] = {str(int(step) - 1): value for step, value in values.items()}
-    return result
 
 
 @pytest.mark.parametrize("example,path", CASES, ids=[f"{e.name}-{p}" for e, p in CASES])
@@ -59,8 +48,6 @@ def test_example_matches_its_golden_on_current_tensorflow(example, path, tmp_pat
                                                section_rtol=example.section_rtol)
 
     comparison, failures = failures_of(ours)
-    if failures and gap.late_tags:
-        comparison, failures = failures_of(shifted_back(ours, gap.late_tags))
     assert failures == [], (
         f"{example.name} path ({path}): {len(failures)} number(s) outside tolerance "
         f"(rtol {example.rtol:g}, {example.section_rtol or {}}; max relative "
