@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from estimator_bridge import hooks as hooks_lib
 from estimator_bridge import metrics as metrics_lib
+from estimator_bridge import summaries
 from estimator_bridge.spec import ModeKeys
 
 _MEAN = tf.distribute.ReduceOp.MEAN
@@ -44,6 +45,7 @@ class TrainLoop:
         self._has_labels = has_labels
         self._summary_writer = summary_writer
         self._host_call_fn = None
+        self._host_call_writers = []  # writers host_call fns opened; see summaries.writers_kept_in
         self.hooks = ()
         self.hook_tensors = hooks_lib.SpecHookTensors()
         self.trace_count = 0
@@ -52,6 +54,8 @@ class TrainLoop:
     def __call__(self, iterator, num_steps: int) -> np.ndarray:
         with self._deployment.strategy.scope(), self._cache.scope():
             losses = self._function(iterator, tf.constant(num_steps, tf.int32))
+        for writer in self._host_call_writers:
+            writer.flush()
         return losses.numpy()
 
     def trace(self, iterator) -> None:
@@ -109,7 +113,7 @@ class TrainLoop:
     def _run_host_call(self, gathered):
         # At the root name scope: TF1 called host_call fns outside any loop, so a summary
         # named "host_loss" must not become "while/host_loss".
-        with tf.compat.v1.name_scope(None):
+        with tf.compat.v1.name_scope(None), summaries.writers_kept_in(self._host_call_writers):
             if self._summary_writer is None:
                 result = metrics_lib.call_with_tensors(self._host_call_fn, gathered)
             else:

@@ -9,8 +9,11 @@ with `simple_value`, so `tf.compat.v1.train.summary_iterator` reads both the sam
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import tensorflow as tf
 from tensorflow.core.framework import summary_pb2
+from tensorflow.python.ops import summary_ops_v2
 
 
 class ScalarWriter:
@@ -55,3 +58,31 @@ class EveryNSteps:
 
     def fired(self, step: int) -> None:
         self._last = step
+
+
+@contextmanager
+def writers_kept_in(keep: list):
+    """Summary writers created inside the block are appended to `keep` (kept alive by it).
+
+    TF1-era host_call fns open their writer inside the fn (`with tf.contrib.summary.
+    create_file_writer(model_dir).as_default(): ...`, migrated to `tf.summary.
+    create_file_writer`). TF1's `_OutfeedHostCallHook` kept such writers for the whole session.
+    TF2 creates the writer eagerly while the loop is traced (init_scope) and deletes its
+    resource when the Python object is collected, right after the fn returns; the traced loop
+    then fails with "Resource .../SummaryWriterInterface does not exist". The train loop holds
+    the writers its host_call created for as long as the loop lives, and flushes them after
+    every loop, as the hook did between session runs. Every TF2 writer is a
+    `_ResourceSummaryWriter` (the trackable one subclasses it), whichever alias created it.
+    """
+    writer_class = summary_ops_v2._ResourceSummaryWriter  # pylint: disable=protected-access
+    original_init = writer_class.__init__
+
+    def init_and_keep(writer, *args, **kwargs):
+        original_init(writer, *args, **kwargs)
+        keep.append(writer)
+
+    writer_class.__init__ = init_and_keep
+    try:
+        yield keep
+    finally:
+        writer_class.__init__ = original_init

@@ -31,13 +31,6 @@ CONTRIB_LAYER_NORM_NOT_MIGRATED = Gap(
     "migrate: tf.contrib.layers.layer_norm has no rewrite target (the bridge's compat has one)",
     error="has no attribute 'contrib'", sections=EVERYTHING)
 
-# Path (c): the migrated host_call opens `tf.summary.create_file_writer(...)` inside the fn the
-# bridge traces into its loop; the writer resource does not outlive that trace.
-HOST_CALL_WRITER_IN_TRACE = Gap(
-    "bridge core + migrate: a summary writer created inside host_call under the traced loop",
-    error="SummaryWriterInterface", sections=EVERYTHING)
-
 KNOWN_GAPS: dict[tuple[str, str], Gap] = {
     ("bert_classifier", "c"): CONTRIB_LAYER_NORM_NOT_MIGRATED,
-    ("resnet_tpu", "c"): HOST_CALL_WRITER_IN_TRACE,
 }

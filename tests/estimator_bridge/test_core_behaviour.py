@@ -217,6 +217,33 @@ def test_host_call_runs_every_step_after_the_train_op(tmp_path):
     assert sorted(host_losses.values()) == pytest.approx(sorted(losses.values()), rel=1e-6)
 
 
+def test_a_summary_writer_opened_inside_host_call_lives_as_long_as_the_loop(tmp_path):
+    # The TF1 pattern, as estimator-migrate writes it: the host_call fn opens its own writer.
+    # TF2 creates that writer while the loop is traced and would delete it when the fn
+    # returns ("SummaryWriterInterface does not exist" at the first step).
+    host_dir = tmp_path / "host"
+
+    def host_fn(global_step, loss):
+        with tf.summary.create_file_writer(str(host_dir), max_queue=3).as_default():
+            with tf.summary.record_if(True):
+                tf.summary.scalar("host_step", tf.cast(global_step[0], tf.float32),
+                                  step=global_step[0])
+                return tf.compat.v1.summary.all_v2_summary_ops()
+
+    def spec_kwargs(features, labels, logits, loss):
+        step = tf.reshape(tf1.train.get_global_step(), [1])
+        return {"host_call": (host_fn, [step, tf.reshape(loss, [1])])}
+
+    estimator = tiny.make_estimator(tmp_path, model_fn=tiny.make_model_fn(spec_kwargs=spec_kwargs),
+                                    iterations_per_loop=3)
+    estimator.train(tiny.input_fn, steps=6)
+    # Written every step of both loops and flushed after each loop; read after the train op,
+    # as a TPU's host_call does, so step s carries the value s.
+    assert read_scalars(host_dir, "host_step") == {step: float(step) for step in range(1, 7)}
+    estimator.train(tiny.input_fn, steps=3)  # a new train() traces a new loop: a new writer
+    assert sorted(read_scalars(host_dir, "host_step")) == list(range(1, 10))
+
+
 def test_scaffold_fn_is_called(tmp_path):
     calls = []
 
