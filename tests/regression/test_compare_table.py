@@ -6,7 +6,7 @@ from rich.console import Console
 
 from legacy_examples.catalog import BY_NAME
 from legacy_examples.golden import compare, load_golden
-from legacy_examples.known_gaps import KNOWN_GAPS
+from legacy_examples.known_gaps import Gap
 from legacy_examples.table import (FAIL, KNOWN_GAP, NOT_RUN, PASS, compared_row, exit_code,
                                    failed_row, render, with_known_gap)
 
@@ -47,7 +47,8 @@ def test_crashed_runs_fail_and_unavailable_paths_do_not():
 
 def test_a_listed_gap_is_shown_with_its_owner_and_does_not_fail_the_job():
     golden = load_golden(MNIST.golden_path)
-    gap = KNOWN_GAPS[("resnet_tpu", "c")]
+    # A gap of the kind known_gaps.py lists (built here: the table empties as gaps get fixed).
+    gap = Gap("bridge core: a summary writer inside host_call", error="SummaryWriterInterface")
     crashed = failed_row(MNIST, golden, "c", "NotFoundError: SummaryWriterInterface", ran=True)
     listed = with_known_gap(crashed, gap)
     assert listed.verdict == KNOWN_GAP and gap.owner in listed.note
