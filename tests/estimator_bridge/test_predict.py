@@ -49,8 +49,9 @@ def trained(tmp_path, replicas=0):
     return estimator
 
 
-# rtol 1e-5 below: predictions are checked against a numpy float32 recomputation from the
-# checkpoint (different op order than TF's matmul/softmax kernels), not against an oracle.
+# rtol 1e-6 below: predictions are checked against a numpy float32 recomputation from the
+# checkpoint (different op order than TF's matmul/softmax kernels), not against an oracle;
+# measured 2.7e-7 (1 device) and 2.2e-7 (8 cores) on TF 2.21.
 
 
 def test_predict_yields_one_dict_per_example_from_the_checkpoint(tmp_path):
@@ -58,7 +59,7 @@ def test_predict_yields_one_dict_per_example_from_the_checkpoint(tmp_path):
     rows = list(estimator.predict(predict_input_fn))
     assert len(rows) == ROWS and sorted(rows[0]) == ["classes", "probabilities"]
     probabilities = np.stack([row["probabilities"] for row in rows])
-    np.testing.assert_allclose(probabilities, expected_probabilities(estimator), rtol=1e-5)
+    np.testing.assert_allclose(probabilities, expected_probabilities(estimator), rtol=1e-6)
     assert [int(row["classes"]) for row in rows] == list(probabilities.argmax(axis=1))
 
 
@@ -78,4 +79,4 @@ def test_predict_on_8_tpu_cores_pads_the_short_batch_and_drops_the_padding(tmp_p
     rows = list(estimator.predict(predict_input_fn))
     assert len(rows) == ROWS   # 8 padding rows of the last batch never reach the user
     probabilities = np.stack([row["probabilities"] for row in rows])
-    np.testing.assert_allclose(probabilities, expected_probabilities(estimator), rtol=1e-5)
+    np.testing.assert_allclose(probabilities, expected_probabilities(estimator), rtol=1e-6)
