@@ -25,6 +25,17 @@ def _describe(value) -> str:
     return text if len(text) <= 200 else text[:200] + "..."
 
 
+def _check_required_fields(mode, predictions, loss, train_op):
+    """The checks both spec classes make: the fields each mode needs; returns the checked loss."""
+    if mode == ModeKeys.TRAIN and train_op is None:
+        raise ValueError("Missing train_op. model_fn returned a TRAIN spec without train_op; "
+                         "return train_op=optimizer.minimize(loss, global_step).")
+    if mode == ModeKeys.PREDICT and predictions is None:
+        raise ValueError("Missing predictions. model_fn returned a PREDICT spec without "
+                         "predictions; return predictions={'name': tensor}.")
+    return _check_loss(loss, mode)
+
+
 def _check_loss(loss, mode):
     """Loss must hold one element; shape [1] becomes a scalar (TF 1.15 behaviour)."""
     if loss is None:
@@ -117,13 +128,7 @@ class TPUEstimatorSpec(_TPUSpecFields):
     def __new__(cls, mode, predictions=None, loss=None, train_op=None, eval_metrics=None,
                 export_outputs=None, scaffold_fn=None, host_call=None, training_hooks=None,
                 evaluation_hooks=None, prediction_hooks=None):
-        if mode == ModeKeys.TRAIN and train_op is None:
-            raise ValueError("Missing train_op. model_fn returned a TRAIN spec without train_op; "
-                             "return train_op=optimizer.minimize(loss, global_step).")
-        if mode == ModeKeys.PREDICT and predictions is None:
-            raise ValueError("Missing predictions. model_fn returned a PREDICT spec without "
-                             "predictions; return predictions={'name': tensor}.")
-        loss = _check_loss(loss, mode)
+        loss = _check_required_fields(mode, predictions, loss, train_op)
         eval_metrics = validate_host_call(eval_metrics, "eval_metrics")
         host_call = validate_host_call(host_call, "host_call")
         if scaffold_fn is not None and not callable(scaffold_fn):
@@ -150,13 +155,7 @@ class EstimatorSpec(_SpecFields):
     def __new__(cls, mode, predictions=None, loss=None, train_op=None, eval_metric_ops=None,
                 export_outputs=None, training_chief_hooks=None, training_hooks=None,
                 scaffold=None, evaluation_hooks=None, prediction_hooks=None):
-        if mode == ModeKeys.TRAIN and train_op is None:
-            raise ValueError("Missing train_op. model_fn returned a TRAIN spec without train_op; "
-                             "return train_op=optimizer.minimize(loss, global_step).")
-        if mode == ModeKeys.PREDICT and predictions is None:
-            raise ValueError("Missing predictions. model_fn returned a PREDICT spec without "
-                             "predictions; return predictions={'name': tensor}.")
-        loss = _check_loss(loss, mode)
+        loss = _check_required_fields(mode, predictions, loss, train_op)
         if eval_metric_ops is not None:
             if not isinstance(eval_metric_ops, dict):
                 raise TypeError(f"eval_metric_ops must be a dict, given: "
