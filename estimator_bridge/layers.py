@@ -20,8 +20,9 @@ rely on three things besides the arithmetic: TF1 variable names (`dense/kernel`,
   match TF 1.15 (tests/estimator_bridge/test_layers_numerics.py compares against the oracle).
 
 Provided: `dense`, `conv1d`, `conv2d`, `conv3d`, `separable_conv2d`, `conv2d_transpose`,
-`max_pooling1d/2d/3d`, `average_pooling1d/2d/3d`, `dropout`, `flatten`, `batch_normalization`, and
-their object forms (`Dense`, `Conv2D`, `BatchNormalization`, ...: one object shares its variables
+`max_pooling1d/2d/3d`, `average_pooling1d/2d/3d`, `dropout`, `flatten`, `batch_normalization`,
+`layer_norm` (TF 1.15's `tf.contrib.layers.layer_norm`, the target `estimator-migrate` rewrites it
+to), and their object forms (`Dense`, `Conv2D`, `BatchNormalization`, ...: one object shares its variables
 across calls). Not provided: batch-norm `renorm`, `virtual_batch_size` and `adjustment` (explicit
 NotImplementedError), `separable_conv1d`, `conv3d_transpose`, and the `tf.layers.Layer` base class
 for user-defined layers.
@@ -34,6 +35,7 @@ import contextvars
 import inspect
 
 import tensorflow as tf
+from estimator_bridge.compat.contrib_helpers import layer_norm as _contrib_layer_norm
 from tensorflow.python.framework import smart_cond as _smart_cond  # the helper TF1 layers used
 
 tf1 = tf.compat.v1
@@ -67,6 +69,7 @@ __all__ = [
     "dense",
     "dropout",
     "flatten",
+    "layer_norm",
     "max_pooling1d",
     "max_pooling2d",
 ]
@@ -951,3 +954,24 @@ Dropout = _object_layer("Dropout", dropout, "dropout",
 BatchNormalization = _object_layer(
     "BatchNormalization", batch_normalization, "batch_normalization",
     " Call it as `layer(inputs, training=...)`; `layer.updates` holds its moving-average updates.")
+
+
+# ----------------------------------------------------------------------------- layer_norm
+
+
+def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
+               variables_collections=None, outputs_collections=None, trainable=True,
+               begin_norm_axis=1, begin_params_axis=-1, scope=None):
+    """`tf.contrib.layers.layer_norm` of TF 1.15: same signature, arithmetic and variable names.
+
+    Variables `<scope or LayerNorm[_N]>/beta` and `/gamma` (MODEL_VARIABLES too), moments over
+    axes `begin_norm_axis..rank-1` with epsilon 1e-12, so TF1 checkpoints restore and BERT-style
+    models compute what they computed on TF 1.15 (goldens/layers_recorder.py, case layer_norm).
+    Every argument of the TF 1.15 signature is supported; the implementation is shared with the
+    compat runner's `tf.contrib.layers.layer_norm` (estimator_bridge/compat/contrib_helpers.py).
+    """
+    return _contrib_layer_norm(
+        inputs, center=center, scale=scale, activation_fn=activation_fn, reuse=reuse,
+        variables_collections=variables_collections, outputs_collections=outputs_collections,
+        trainable=trainable, begin_norm_axis=begin_norm_axis,
+        begin_params_axis=begin_params_axis, scope=scope)

@@ -25,12 +25,4 @@ class Gap:
     sections: tuple[str, ...] = ()
 
 
-# Path (c): estimator-migrate has no TF2 target for tf.contrib.layers.layer_norm yet (finding
-# MIG301), so the migrated BERT still says `tf.contrib` and stops at import time.
-CONTRIB_LAYER_NORM_NOT_MIGRATED = Gap(
-    "migrate: tf.contrib.layers.layer_norm has no rewrite target (the bridge's compat has one)",
-    error="has no attribute 'contrib'", sections=EVERYTHING)
-
-KNOWN_GAPS: dict[tuple[str, str], Gap] = {
-    ("bert_classifier", "c"): CONTRIB_LAYER_NORM_NOT_MIGRATED,
-}
+KNOWN_GAPS: dict[tuple[str, str], Gap] = {}

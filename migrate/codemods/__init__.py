@@ -7,6 +7,7 @@ last so that it only sees names no other codemod claimed.
 from migrate.codemods.cluster_resolvers import ClusterResolversToDistribute
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
 from migrate.codemods.contrib_helpers import ContribHelpersToCurrent
+from migrate.codemods.dimension_value import DimensionValueToCompat
 from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_arguments import KerasArgumentSpellings
 from migrate.codemods.keras_tpu import KerasToTPUStrategy
@@ -23,5 +24,6 @@ PIPELINE = (
     ContribHelpersToCurrent,
     KerasArgumentSpellings,
     EagerForBridge,
+    DimensionValueToCompat,
     TF1NamesToCompatV1,
 )

@@ -17,6 +17,7 @@ from libcst.metadata import ScopeProvider
 
 from migrate.codemods.base import TableRewrite, dotted_name
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
+from migrate.codemods.dimension_value import DimensionValueToCompat
 from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_tpu import KerasToTPUStrategy, plan as keras_plan
 from migrate.findings import Finding, Location
@@ -25,7 +26,7 @@ from migrate.codemods.unsupported import FindingCollector
 from migrate.resolve import Match
 
 
-class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy):
+class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy, DimensionValueToCompat):
     """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
 
     DESCRIPTION = "Every migrate codemod in one traversal."
@@ -110,11 +111,13 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         renamed = self.rename_method(original_node, updated_node)
+        if renamed is None:
+            renamed = self.rewrite_dimension_value(original_node, updated_node)
         return renamed if renamed is not None else TableRewrite.leave_Attribute(self, original_node, updated_node)
 
 
 def fuse(pipeline: tuple[type[TableRewrite], ...]) -> type[FusedRewrite]:
     """A FusedRewrite class over the table codemods of `pipeline`."""
     parts = tuple(c for c in pipeline if not issubclass(c, (ContribDataApplyToMethods, EagerForBridge,
-                                                            KerasToTPUStrategy)))
+                                                            KerasToTPUStrategy, DimensionValueToCompat)))
     return type("PipelineRewrite", (FusedRewrite,), {"PARTS": parts})

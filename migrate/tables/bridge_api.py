@@ -17,5 +17,5 @@ BRIDGE_API = frozenset({
     "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook",
     # TF1 layers (Keras 3 removed tf.compat.v1.layers)
     "layers.dense", "layers.conv2d", "layers.max_pooling2d", "layers.average_pooling2d",
-    "layers.batch_normalization", "layers.dropout", "layers.flatten",
+    "layers.batch_normalization", "layers.dropout", "layers.flatten", "layers.layer_norm",
 })

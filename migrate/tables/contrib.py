@@ -71,6 +71,8 @@ CONTRIB = {
     # (tf.contrib.rnn cells have no target: tf.compat.v1.nn.rnn_cell needs Keras 2 -> MIG301.)
     # contrib's flatten reshaped to [batch, -1] like tf.layers.flatten (no variables).
     "tensorflow.contrib.layers.flatten": Replacement("estimator_bridge.layers.flatten"),
+    # contrib's layer_norm, bit-identical on current TF with its TF1 variable names (LayerNorm/beta, /gamma).
+    "tensorflow.contrib.layers.layer_norm": Replacement("estimator_bridge.layers.layer_norm"),
     "tensorflow.contrib.framework.nest": Replacement("tensorflow.nest"),
 }
 

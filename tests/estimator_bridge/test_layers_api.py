@@ -5,6 +5,7 @@ by the same case functions these tests call (`goldens/layers_recorder.py`).
 """
 
 import importlib.util
+import inspect
 import json
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 import tensorflow as tf
 
 from estimator_bridge import layers
-from tests.support.oracles import REPO_ROOT
+from tests.support.oracles import REPO_ROOT, oracle_python, run_json
 
 tf1 = tf.compat.v1
 GOLDENS = REPO_ROOT / "tests" / "estimator_bridge" / "goldens"
@@ -35,7 +36,7 @@ def variable_names_and_shapes():
     return [[v.name[:-2], v.shape.as_list()] for v in tf1.global_variables()]
 
 
-@pytest.mark.parametrize("case", ["dense", "dense_names", "conv2d_pool", "batch_norm_fused"])
+@pytest.mark.parametrize("case", ["dense", "dense_names", "conv2d_pool", "batch_norm_fused", "layer_norm"])
 def test_names_restart_in_every_new_graph(case):
     build = getattr(RECORDER, f"case_{case}")
     for _ in range(2):  # the second graph must not continue the first one's counters
@@ -204,3 +205,31 @@ def test_layer_object_constructor_errors_name_the_arguments():
         layers.Dense()
     with pytest.raises(TypeError, match="unexpected keyword arguments \\['unit'\\]"):
         layers.Dense(unit=3)
+
+
+# TF 1.15's own signature of tf.contrib.layers.layer_norm, printed by oracle A.
+_TF115_LAYER_NORM_SIGNATURE = (
+    "import inspect, json, tensorflow as tf; "
+    "print(json.dumps({'parameters': [[p.name, repr(p.default)] for p in "
+    "inspect.signature(tf.contrib.layers.layer_norm).parameters.values()]}))")
+
+
+@pytest.mark.oracle
+def test_layer_norm_has_the_signature_of_tf_1_15_contrib():
+    expected = run_json(oracle_python("tf115"), "-c", _TF115_LAYER_NORM_SIGNATURE)["parameters"]
+    ours = [[p.name, repr(p.default)] for p in inspect.signature(layers.layer_norm).parameters.values()]
+    assert ours == expected
+
+
+def test_layer_norm_rejects_axes_beyond_the_rank_naming_both():
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None, 4])
+        with pytest.raises(ValueError, match=r"begin_norm_axis \(2\) must be < rank\(inputs\) \(2\)"):
+            layers.layer_norm(x, begin_norm_axis=2)
+
+
+def test_layer_norm_needs_fully_defined_parameter_dimensions():
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [2, None])
+        with pytest.raises(ValueError, match=r"shape\(inputs\)\[-1:\] is not fully defined"):
+            layers.layer_norm(x)

@@ -105,6 +105,9 @@ def test_the_golden_exercises_what_it_claims():
     dropped = np.asarray(GOLDEN["cases"]["dropout"]["outputs"]["dropped"])
     assert 0 < np.count_nonzero(dropped == 0) < dropped.size
     assert len(GOLDEN["cases"]["dense"]["regularization"]) == 2
+    layer_norm = GOLDEN["cases"]["layer_norm"]
+    assert np.any(np.asarray(layer_norm["after_step"]["LayerNorm/gamma"]) != 1.0)
+    assert "frozen/beta" not in layer_norm["trainable"]
 
 
 @pytest.mark.oracle

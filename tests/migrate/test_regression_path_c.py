@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from legacy_examples.catalog import EXAMPLES
+from legacy_examples.current import run_current
 from legacy_examples.environments import harvest, program_env
-from legacy_examples.golden import compare
+from legacy_examples.golden import compare, load_golden
 from legacy_examples.record import harvest_spec
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,4 +65,17 @@ def test_migrated_example_matches_its_golden(name, migrated_examples, tmp_path):
     golden.pop("predictions", None)
     comparison = compare(golden, ours)
     assert comparison.failures(rtol=RTOL) == []
+    assert len(comparison.pairs) > 60
+
+
+@pytest.mark.slow
+def test_migrated_bert_matches_its_golden_within_the_catalog_tolerances(tmp_path):
+    """BERT exercises contrib's layer_norm (-> estimator_bridge.layers.layer_norm) and TF1
+    Dimension reads (`shape[-1].value` -> tf.compat.dimension_value); the run goes through
+    legacy_examples' own path (c) launcher, with the tolerances the catalog measured."""
+    example = BY_NAME["bert_classifier"]
+    golden = load_golden(example.golden_path)
+    ours = run_current(example, tmp_path / "model_dir", "c")
+    comparison = compare(golden["result"], ours)
+    assert comparison.failures(example.rtol, section_rtol=example.section_rtol) == []
     assert len(comparison.pairs) > 60

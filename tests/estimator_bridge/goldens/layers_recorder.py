@@ -245,6 +245,26 @@ def case_flatten(tf1, layers):
             "first": layers.flatten(x, data_format="channels_first")}, None
 
 
+def _layer_norm(layers):
+    """tf.contrib.layers.layer_norm on TF 1.15 (tf.layers has none), the bridge's elsewhere."""
+    return layers.layer_norm if hasattr(layers, "layer_norm") else tf.contrib.layers.layer_norm
+
+
+def case_layer_norm(tf1, layers):
+    """contrib's layer_norm: BERT's axes, the defaults, a scope, reuse, no centre, activation."""
+    layer_norm = _layer_norm(layers)
+    x = tf1.constant(array(130, 2, 3, 5) * 3.0 + 1.0)
+    images = tf1.constant(array(131, 2, 2, 3, 4) - 0.5)
+    return {
+        "bert": layer_norm(x, begin_norm_axis=-1, begin_params_axis=-1),
+        "default": layer_norm(x),
+        "images": layer_norm(images, begin_norm_axis=2, activation_fn=tf1.nn.relu),
+        "scoped": layer_norm(x, scope="ln", center=False),
+        "reused": layer_norm(x * 0.5, scope="ln", center=False, reuse=True),
+        "frozen": layer_norm(x, scale=False, trainable=False, scope="frozen"),
+    }, None
+
+
 def case_layer_objects(tf1, layers):
     """The object API: one object shares its variables across calls; names uniquify per object."""
     x = tf1.constant(array(100, 4, 5))
