@@ -22,6 +22,7 @@ from migrate.codemods.tf1_names import TF1NamesToCompatV1
 from migrate.codemods.fused import fuse
 from migrate.codemods.unsupported import FindingCollector
 from migrate.findings import FileResult, Finding, Location
+from migrate.prefilter import nothing_to_do
 from migrate.tables.tf2_markers import TF2_ONLY
 
 # One fused pass reaches the fixed point by construction (every target is spelled so that no
@@ -133,15 +134,27 @@ def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE,
     return first, collector.findings(original)
 
 
-def migrate_text(text: str, filename: str = "<string>", verify: bool = False) -> tuple[str, list[Finding]]:
-    """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done."""
+def _marker_findings(findings: list[Finding], marker: tuple[str, int] | None) -> list[Finding]:
+    """`findings` plus MIG101 when the file uses a TF2-only name (`marker`)."""
+    if not marker:
+        return findings
+    return sorted(findings + [Finding(Location(marker[1], 0), "MIG101", f"uses {marker[0]}, which TF 1.x did not "
+                                      "have: plain tf.X names are read as TF2 and left as they are",
+                                      "spell TF1-only calls tf.compat.v1.X by hand where this file needs them")])
+
+
+def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
+                 prefilter: bool = True) -> tuple[str, list[Finding]]:
+    """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done.
+
+    `prefilter=False` always runs the libcst pipeline (tests compare both paths)."""
     marker = tf2_marker(text)
+    pipeline = TF2_PIPELINE if marker else TF1_PIPELINE
+    if prefilter and nothing_to_do(text, REWRITES[pipeline].lookup):
+        return text, _marker_findings([], marker)
     parsed = parse(text)
-    module, findings = transform(parsed, filename, TF2_PIPELINE if marker else TF1_PIPELINE, verify, text)
-    if marker:
-        findings = sorted(findings + [Finding(Location(marker[1], 0), "MIG101", f"uses {marker[0]}, which TF 1.x did not "
-                                              "have: plain tf.X names are read as TF2 and left as they are",
-                                              "spell TF1-only calls tf.compat.v1.X by hand where this file needs them")])
+    module, findings = transform(parsed, filename, pipeline, verify, text)
+    findings = _marker_findings(findings, marker)
     migrated = module.code
     if migrated != text and module.deep_equals(parsed):
         # Nothing was rewritten; libcst's round trip alone lost bytes (a whitespace-only last line).

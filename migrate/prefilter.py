@@ -1,0 +1,212 @@
+"""Decide with CPython's own parser, before any libcst work, that no rule can touch a module.
+
+libcst parsing and scope analysis cost ~100 ms per file; `ast.parse` costs ~1 ms. Most files of
+a real tree (and every file of an already-migrated one) contain nothing a table or a finding
+rule claims, so the engine asks `nothing_to_do` first and returns "unchanged, no findings" for
+those without building a CST.
+
+The answer must never be "nothing to do" for a file the full pipeline would change or report on,
+so it over-approximates what the pipeline can see:
+- every qualified name the scope analysis could give any reference: each dotted chain
+  (`a.b.c` and its prefixes) whose head name is bound by an import anywhere in the file, spelled
+  through every import binding of that name (libcst resolves per scope; taking all bindings is a
+  superset), plus the imported names themselves (bare names and `from M import N` statements);
+- for each such name, the same lookups the pipeline makes: the fused table lookup (with no call,
+  which matches at least as often as with one), the unsupported-name tables, the eager switches,
+  the keras_to_tpu_model and contrib.data structural keys;
+- the rules that do not go through qualified names: an import of a module that no longer exists
+  (its alias may be dropped), any `.experimental_run_v2` attribute (renamed to `.run`), any
+  `x.shape[i].value` read (codemods/dimension_value.py).
+A keyword-only entry (`keras.optimizers.Adam`: same target, `lr=` renamed) counts only when some
+call in the file passes one of its keywords, or calls without arguments when it adds defaults.
+tests/migrate/test_prefilter.py runs both paths over every fixture, every legacy example, generated
+modules and installed packages and checks that a "nothing to do" file is one the pipeline leaves
+byte-identical without findings. The one thing outside its view: a file CPython parses and libcst
+does not (the full path reports MIG001 there); the large-tree audit has found none.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Iterator
+
+from migrate.codemods.contrib_data import DATASET_METHODS
+from migrate.codemods.dimension_value import ast_is_dimension_value
+from migrate.codemods.eager_for_bridge import SWITCHES, USES_ESTIMATOR
+from migrate.codemods.keras_tpu import KERAS_TO_TPU, RENAMED_METHODS, TPU_DISTRIBUTION
+from migrate.codemods.unsupported import UNSUPPORTED_TABLE
+from migrate.resolve import Match, canonical, longest_prefix
+from migrate.tables.aliases import DEAD_MODULES
+
+Lookup = Callable[[str, str, object], "Match | None"]
+
+# Canonical names a structural rule acts on (besides the table lookups).
+STRUCTURAL_KEYS = frozenset(SWITCHES) | {KERAS_TO_TPU, TPU_DISTRIBUTION} | frozenset(DATASET_METHODS)
+
+
+def _is_dead(module: str) -> bool:
+    return any(module == dead or module.startswith(dead + ".") for dead in DEAD_MODULES)
+
+
+class _Verdicts:
+    """Memoised "can a rule act on this raw qualified name?" per pipeline lookup."""
+
+    def __init__(self, lookup: Lookup) -> None:
+        self.lookup = lookup
+        self.cache: dict[tuple, Match | None | bool] = {}
+
+    def claim(self, raw: str, call: CallShape | None = None, estimator_module: bool = True) -> Match | None | bool:
+        """True: a rule acts whatever the call; a Match: only a keyword-only entry claims it; None: nothing.
+
+        `call`: the call `raw` is the function of (None: not called, or unknown: matches at least
+        as often); `estimator_module`: whether the eager-switch rule is on for this file."""
+        key = (raw, call and call.key, estimator_module)
+        if key in self.cache:
+            return self.cache[key]
+        name = canonical(raw)
+        verdict: Match | None | bool
+        if name in STRUCTURAL_KEYS - (set() if estimator_module else set(SWITCHES)) \
+                or longest_prefix(name, UNSUPPORTED_TABLE) is not None:
+            verdict = True
+        else:
+            match = self.lookup(name, raw, call)
+            if match is None:
+                verdict = None
+            elif match.entry.target == match.key:
+                # Keyword-only entry: the reference stays; only a call's keywords (or missing
+                # arguments) can change, and only for the reference itself (hops 0).
+                verdict = match if match.hops == 0 else None
+            else:
+                verdict = True
+        self.cache[key] = verdict
+        return verdict
+
+
+_VERDICTS: dict[object, _Verdicts] = {}
+
+
+class CallShape:
+    """What the lookups read of a call (`call.args[i].star`, `.keyword.value`), taken from `ast`."""
+
+    class _Keyword:
+        def __init__(self, value: str) -> None:
+            self.value = value
+
+    class _Arg:
+        def __init__(self, keyword: str | None, star: str) -> None:
+            self.keyword = None if keyword is None else CallShape._Keyword(keyword)
+            self.star = star
+
+    def __init__(self, call: ast.Call) -> None:
+        self.args = [self._Arg(None, "*" if isinstance(a, ast.Starred) else "") for a in call.args]
+        self.args += [self._Arg(k.arg, "" if k.arg is not None else "**") for k in call.keywords]
+        self.key = tuple((a.keyword.value if a.keyword else None, a.star) for a in self.args)
+
+
+class _Survey:
+    """One walk over a CPython `ast` tree, keeping what the verdict needs."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        # bound name -> {(raw name, verbatim)}; `verbatim` marks `import a.b` without `as`, where
+        # a chain `a.x` means `a.x` itself.
+        self.bindings: dict[str, set[tuple[str, bool]]] = {}
+        self.imported: set[str] = set()     # raw names the import statements themselves name
+        self.dead_import = False            # an import of a module that no longer exists
+        self.shape_rule = False             # a `x.shape[i].value` read (rewritten whatever x is)
+        self.attributes: list[ast.Attribute] = []
+        self.calls: dict[int, ast.Call] = {}  # id(func) -> call
+        self.keywords: set[str] = set()     # keyword names passed by any call
+        self.empty_call = False             # some call passes no argument at all
+        for node in ast.walk(tree):
+            kind = type(node)
+            if kind is ast.Attribute:
+                self.attributes.append(node)
+                if node.attr == "value" and ast_is_dimension_value(node):
+                    self.shape_rule = True
+            elif kind is ast.Call:
+                self.calls[id(node.func)] = node
+                self.keywords.update(k.arg for k in node.keywords if k.arg is not None)
+                self.empty_call = self.empty_call or (not node.args and not node.keywords)
+            elif kind is ast.Import:
+                self._import(node)
+            elif kind is ast.ImportFrom:
+                self._import_from(node)
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.dead_import = self.dead_import or _is_dead(alias.name)
+            parts = alias.name.split(".")
+            self.imported.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+            if alias.asname:
+                self.bindings.setdefault(alias.asname, set()).add((alias.name, False))
+            else:
+                self.bindings.setdefault(parts[0], set()).add((parts[0], True))
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        module = "." * node.level + (node.module or "")
+        for alias in node.names:
+            if alias.name == "*":
+                continue  # star imports bind nothing the scope analysis can name
+            # spelled as libcst's scope analysis spells it (`.a` for `from . import a`)
+            raw = f"{module}{alias.name}" if module.endswith(".") or not module else f"{module}.{alias.name}"
+            if node.level == 0 and node.module:
+                self.dead_import = self.dead_import or _is_dead(node.module) or _is_dead(raw)
+            self.imported.add(raw)
+            self.bindings.setdefault(alias.asname or alias.name, set()).add((raw, False))
+
+    def references(self) -> Iterator[tuple[str, CallShape | None]]:
+        """(raw qualified name, the call it is the function of) for every name the scope analysis
+        could give: imported names, bound names, and every dotted chain (prefixes included) whose
+        head is import-bound, through each binding of the head."""
+        for raw in self.imported:
+            yield raw, None
+        for options in self.bindings.values():
+            for raw, _ in options:
+                yield raw, None
+        seen: set[tuple[str, tuple | None]] = set()
+        for node in self.attributes:
+            parts = [node.attr]
+            value = node.value
+            while type(value) is ast.Attribute:
+                parts.append(value.attr)
+                value = value.value
+            if type(value) is not ast.Name or value.id not in self.bindings:
+                continue
+            rest = "." + ".".join(reversed(parts))
+            call = self.calls.get(id(node))
+            shape = None if call is None else CallShape(call)
+            key = (value.id + rest, shape and shape.key)
+            if key in seen:
+                continue
+            seen.add(key)
+            for raw, verbatim in self.bindings[value.id]:
+                yield (value.id + rest if verbatim else raw + rest), shape
+
+
+def nothing_to_do(text: str, lookup: Lookup) -> bool:
+    """True only when the pipeline whose fused lookup is `lookup` would neither change `text` nor
+    report anything on it (a TF2-marker finding aside, which the engine adds itself).
+
+    False means "run the full pipeline" (also for text CPython cannot parse)."""
+    if any(method in text for method in RENAMED_METHODS):
+        return False  # `x.experimental_run_v2` is renamed whatever `x` is
+    try:
+        survey = _Survey(ast.parse(text))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if survey.dead_import or survey.shape_rule:
+        return False
+    verdicts = _VERDICTS.get(lookup)
+    if verdicts is None:
+        verdicts = _VERDICTS[lookup] = _Verdicts(lookup)
+    estimator_module = bool(USES_ESTIMATOR.search(text))
+    for raw, call in survey.references():
+        verdict = verdicts.claim(raw, call, estimator_module)
+        if verdict is True:
+            return False
+        if verdict is not None:
+            entry = verdict.entry  # a keyword-only entry: acts only on a call passing its keywords
+            if survey.keywords & (set(entry.rename_kwargs) | set(entry.unsupported_kwargs)) \
+                    or (entry.default_args and survey.empty_call):
+                return False
+    return True

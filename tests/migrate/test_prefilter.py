@@ -1,0 +1,183 @@
+"""The pre-filter never hides work: wherever it answers "nothing to do", the full libcst pipeline
+leaves the text byte-identical and reports nothing but the TF2-marker note.
+
+Checked over every fixture (inputs and expected outputs), every legacy example and its migrated
+form (what a no-op re-run sees), generated modules mixing real TF1 statements, already migrated
+statements and hypothesmith's Python, and (slow) every module of the installed Keras package.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import hypothesmith
+import libcst as cst
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import keras
+from migrate.engine import REWRITES, TF1_PIPELINE, TF2_PIPELINE, SkipFile, decode, migrate_text, tf2_marker
+from migrate.prefilter import nothing_to_do
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "migrate" / "fixtures"
+CORPUS = sorted(FIXTURES.rglob("*.py")) + sorted((REPO / "legacy_examples").rglob("*.py"))
+
+
+def full_pipeline(text: str, name: str):
+    """(text, findings) of the libcst pipeline alone, or the SkipFile finding it raises."""
+    try:
+        return migrate_text(text, name, prefilter=False)
+    except SkipFile as skip:
+        return skip.finding
+
+
+def assert_both_paths_agree(text: str, name: str = "module.py") -> bool:
+    """Where the pre-filter answers alone, the engine's answer equals the full pipeline's and is
+    "unchanged, no findings" (MIG101 aside); returns whether it answered alone. (Elsewhere the
+    engine runs the full pipeline itself, so there is nothing to compare.)"""
+    marker = tf2_marker(text)
+    cleared = nothing_to_do(text, REWRITES[TF2_PIPELINE if marker else TF1_PIPELINE].lookup)
+    if cleared:
+        full = full_pipeline(text, name)
+        assert not isinstance(full, Exception) and full[0] == text, f"{name}: pre-filter skipped a file that changes"
+        assert all(f.code == "MIG101" for f in full[1]), f"{name}: pre-filter skipped findings {full[1]}"
+        assert migrate_text(text, name) == full, name
+    return cleared
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(REPO)))
+def test_prefilter_agrees_with_the_pipeline_on_every_fixture_and_example(path):
+    assert_both_paths_agree(decode(path.read_bytes()).text, str(path))
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "legacy_examples").rglob("*.py")), ids=lambda p: p.name)
+def test_a_migrated_example_agrees_too_and_is_cleared_without_libcst(path):
+    """What a no-op re-run sees: the migrated example. The pre-filter must clear it (that is the
+    speed of the re-run) and agree with the pipeline (that is its soundness)."""
+    migrated, _ = migrate_text(decode(path.read_bytes()).text, str(path), prefilter=False)
+    assert assert_both_paths_agree(migrated, str(path)), f"{path}: migrated output still goes through libcst"
+
+
+def _quiet(text: str, name: str) -> bool:
+    """The pipeline leaves `text` as it is and reports nothing (the TF2 marker note aside)."""
+    full = full_pipeline(text, name)
+    return not isinstance(full, Exception) and full[0] == text and all(f.code == "MIG101" for f in full[1])
+
+
+def test_expected_outputs_of_the_fixtures_are_cleared():
+    """Every fixture's expected output that the pipeline leaves alone (some keep findings for what
+    it cannot rewrite) is cleared without libcst; only the file whose names are shadowed locally
+    (the pre-filter has no scope analysis) still needs libcst to see that."""
+    paths = sorted(FIXTURES.rglob("*.after.py")) + sorted((FIXTURES / "noop").glob("*.py"))
+    quiet = [p for p in paths if _quiet(p.read_text(), str(p))]
+    needs_libcst = {p.name for p in quiet if not assert_both_paths_agree(p.read_text(), str(p))}
+    assert len(quiet) >= 10
+    assert needs_libcst == {"shadowed_names.py"}
+
+
+@pytest.mark.parametrize("source, reason", [
+    ("import tensorflow as tf\ntf.Session()\n", "a TF1 name"),
+    ("import tensorflow.compat.v1 as tf\ntf.estimator.Estimator(model_fn)\n", "estimator through compat.v1"),
+    ("from tensorflow.contrib import tpu as contrib_tpu\nx = 1\n", "an unused import of a dead module"),
+    ("import tensorflow as tf\nx = tf.argmax\n", "a TF1/TF2 name not called (its meaning depends on the call)"),
+    ("import tensorflow as tf\ny = tf.argmax(x, dimension=1)\n", "a call whose keyword TF2 does not accept"),
+    ("import keras\nopt = keras.optimizers.Adam(lr=0.1)\n", "a Keras 2 keyword"),
+    ("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n", "a renamed strategy method on any object"),
+    ("import tensorflow as tf\ndef f(tf=tf.layers):\n    return tf\n", "a watched name in a default"),
+    ("try:\n    import tensorflow.compat.v1 as tf\nexcept ImportError:\n    import tensorflow as tf\ntf.Session\n",
+     "two bindings of one name"),
+    ("import tensorflow as tf\nimport tensorflow as tf2\nprint(f'{tf2.contrib.data.AUTOTUNE}')\n", "inside an f-string"),
+    ("import tensorflow as tf\ntf.disable_v2_behavior()\nest = tf.estimator.Estimator\n", "eager switch in estimator code"),
+])
+def test_files_the_pipeline_acts_on_are_never_cleared(source, reason):
+    assert not nothing_to_do(source, REWRITES[TF1_PIPELINE].lookup), reason
+    assert_both_paths_agree(source)
+
+
+@pytest.mark.parametrize("source", [
+    "import tensorflow as tf\ny = tf.argmax(x, axis=1)\n",
+    "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer(0.1)\n",
+    "import keras\nopt = keras.optimizers.Adam(learning_rate=0.1)\n",
+    "import estimator_bridge\nimport tensorflow as tf\nest = estimator_bridge.TPUEstimator(model_fn=f)\n",
+])
+def test_already_migrated_code_is_cleared(source):
+    assert nothing_to_do(source, REWRITES[TF1_PIPELINE].lookup)
+    assert_both_paths_agree(source)
+
+
+def test_unparsable_text_goes_to_the_full_pipeline():
+    """CPython cannot parse it, so the pipeline must be the one to report MIG001/MIG002."""
+    assert not nothing_to_do("import tensorflow as tf\nprint 'hello'\n", REWRITES[TF1_PIPELINE].lookup)
+    assert not nothing_to_do("import tensorflow as tf\nx = 1\0\n", REWRITES[TF1_PIPELINE].lookup)
+
+
+# ---------------------------------------------------------------- generated corpus
+
+def _statements(pattern: str) -> list[str]:
+    found: dict[str, None] = {}
+    for path in sorted(FIXTURES.rglob(pattern)):
+        module = cst.parse_module(path.read_text())
+        for statement in module.body:
+            found[module.code_for_node(statement).strip("\n") + "\n"] = None
+    return list(found)
+
+
+TF1_STATEMENTS = _statements("*.before.py")
+MIGRATED_STATEMENTS = _statements("*.after.py") + _statements("noop/*.py")
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+        cst.parse_module(text)
+        return True
+    except Exception:
+        return False
+
+
+def mixed_modules():
+    """Mostly migrated statements (the pre-filter clears them), some TF1 ones and generated code."""
+    part = st.one_of(st.sampled_from(MIGRATED_STATEMENTS), st.sampled_from(MIGRATED_STATEMENTS),
+                     st.sampled_from(TF1_STATEMENTS),
+                     hypothesmith.from_grammar().map(lambda s: s if s.endswith("\n") else s + "\n"))
+    return st.lists(part, min_size=1, max_size=8).map("".join)
+
+
+@FAST
+@given(mixed_modules())
+def test_generated_modules_agree(source):
+    assume(_parses(source))
+    assert_both_paths_agree(source)
+
+
+@pytest.mark.slow
+@SLOW
+@given(mixed_modules())
+def test_slow_generated_modules_agree(source):
+    assume(_parses(source))
+    assert_both_paths_agree(source)
+
+
+@pytest.mark.slow
+def test_slow_every_cleared_keras_module_is_left_alone_by_the_pipeline():
+    """Keras 3 (904 modules of real, modern Python importing `keras` everywhere): each module the
+    pre-filter clears goes through the full pipeline too, which must leave it alone."""
+    root = Path(keras.__file__).resolve().parent
+    cleared = 0
+    for path in sorted(root.rglob("*.py")):
+        try:
+            text = decode(path.read_bytes()).text
+        except SkipFile:
+            continue
+        marker = tf2_marker(text)
+        if nothing_to_do(text, REWRITES[TF2_PIPELINE if marker else TF1_PIPELINE].lookup):
+            cleared += 1
+            full = full_pipeline(text, str(path))
+            assert not isinstance(full, Exception) and full[0] == text, path
+            assert all(f.code == "MIG101" for f in full[1]), (path, full[1])
+    assert cleared > 0
