@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from migrate import api, render
+from migrate import annotate, api, render
 from migrate.codemods import PIPELINE
 from migrate.findings import CODES, FileResult, Severity
 
@@ -35,6 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="exit 1 if anything would change or any error finding is reported; write nothing")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="parallel processes (default: CPU count); output order does not depend on it")
+    parser.add_argument("--annotate", action="store_true",
+                        help="also insert a marker comment `# estimator-migrate: CODE message (hint: ...)` on its "
+                             "own line above the statement of each warning/error finding (after --select/--ignore; "
+                             "info notes are not marked), in .py files and notebook cells; written with "
+                             "--in-place/--output-dir, shown by --diff, counted as a change by --check; a site "
+                             "already marked is not marked again; files without such findings are never touched")
     parser.add_argument("--report", type=Path, metavar="FILE", help="also write the report to FILE")
     parser.add_argument("--format", choices=("text", "json", "sarif"), default="text",
                         help="format of the report (--report FILE, or stdout when --report is not given)")
@@ -75,6 +81,8 @@ def _progress(total: int):
 def _run_stdin(args: argparse.Namespace, select: list[str], ignore: list[str]) -> int:
     data = sys.stdin.buffer.read()
     result = api.select_findings(api.migrate_source(data, "<stdin>"), select, ignore)
+    if args.annotate:
+        result = annotate.annotate(result, api.migrate_source)
     if args.diff:
         sys.stdout.write(render.unified_diff(result) if result.changed else "")
     elif not args.check:
@@ -157,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for result in api.migrate_paths(files, jobs=min(args.jobs, max(1, len(files)))):
             result = api.select_findings(result, select, ignore)
+            if args.annotate:
+                result = annotate.annotate(result, api.migrate_source)
             results.append(result)
             if result.changed and not args.check:
                 if args.in_place:
