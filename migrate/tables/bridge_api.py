@@ -16,6 +16,12 @@ BRIDGE_API = frozenset({
     "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
     "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook",
     # TF1 layers (Keras 3 removed tf.compat.v1.layers)
-    "layers.dense", "layers.conv2d", "layers.max_pooling2d", "layers.average_pooling2d",
-    "layers.batch_normalization", "layers.dropout", "layers.flatten", "layers.layer_norm",
+    *(f"layers.{name}" for name in (
+        "dense", "dropout", "flatten", "batch_normalization", "layer_norm",
+        "conv1d", "conv2d", "conv3d", "separable_conv2d", "conv2d_transpose",
+        "max_pooling1d", "max_pooling2d", "max_pooling3d", "average_pooling1d", "average_pooling2d",
+        "average_pooling3d",
+        "Dense", "Dropout", "Flatten", "BatchNormalization",
+        "Conv1D", "Conv2D", "Conv3D", "SeparableConv2D", "Conv2DTranspose",
+        "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D")),
 })
