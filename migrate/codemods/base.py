@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 from libcst.metadata import QualifiedNameSource, ScopeProvider
 
+from migrate.codemods.call_arguments import translate, unsupported_keywords  # noqa: F401 (re-exported)
 from migrate.codemods.imports import add_imports, drop_aliases
 from migrate.compat_v1 import tf2_spelling
 from migrate.resolve import Match, canonical, longest_prefix
@@ -44,13 +45,6 @@ def import_module_name(node: cst.ImportFrom) -> str | None:
 
 def keyword_names(call: cst.Call) -> list[str]:
     return [arg.keyword.value for arg in call.args if arg.keyword is not None]
-
-
-def unsupported_keywords(entry: Replacement, call: cst.Call | None) -> list[str]:
-    """Keywords of `call` that `entry` cannot translate (the call is then left for a human)."""
-    if call is None:
-        return []
-    return [name for name in keyword_names(call) if name in entry.unsupported_kwargs]
 
 
 def imported_names(node: cst.CSTNode, provider_names: set) -> set[str]:
@@ -129,6 +123,10 @@ class TableRewrite(VisitorBasedCodemodCommand):
 
     def __init__(self, context: CodemodContext) -> None:
         super().__init__(context)
+        self.start_state()
+
+    def start_state(self) -> None:
+        """The per-module bookkeeping (one instance migrates one module)."""
         self._replace: dict[int, tuple[int, str]] = {}  # id(reference) -> (hops, target)
         self._calls: dict[int, cst.Call] = {}  # id(func node) -> its call
         self._call_entries: dict[int, Replacement] = {}  # id(original call) -> entry (hops 0)
@@ -302,16 +300,7 @@ class TableRewrite(VisitorBasedCodemodCommand):
         entry = self._call_entries.get(id(original_node))
         if entry is None:
             return updated_node
-        args = list(updated_node.args)
-        if entry.rename_kwargs:
-            args = [
-                arg.with_changes(keyword=cst.Name(entry.rename_kwargs[arg.keyword.value]))
-                if arg.keyword is not None and arg.keyword.value in entry.rename_kwargs else arg
-                for arg in args
-            ]
-        if entry.default_args and not args:
-            args = [cst.Arg(cst.parse_expression(text)) for text in entry.default_args]
-        return updated_node.with_changes(args=args)
+        return updated_node.with_changes(args=translate(entry, updated_node.args))
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
