@@ -26,6 +26,11 @@ from migrate.tables.layers import LAYERS_UNSUPPORTED
 UNSUPPORTED_TABLE = {**UNSUPPORTED, **ESTIMATOR_UNSUPPORTED, **LAYERS_UNSUPPORTED}
 
 
+def _argument(name: str) -> str:
+    """How a blocked argument is named in a finding: `family=`, or `*args` for one with no place."""
+    return f"`{name}`" if name.startswith("*") else f"`{name}=`"
+
+
 def display(name: str) -> str:
     """`tf.X` for `tensorflow.X` (how users spell it)."""
     return "tf." + name[len("tensorflow."):] if name.startswith("tensorflow.") else name
@@ -87,7 +92,7 @@ class FindingCollector:
             if blocked:
                 target = display(claim.entry.target)
                 self.report(node, "MIG201",
-                            f"`{display(claim.key)}` is called with {', '.join(f'`{k}=`' for k in blocked)}, "
+                            f"`{display(claim.key)}` is called with {', '.join(_argument(k) for k in blocked)}, "
                             f"which `{target}` does not accept; call left unchanged",
                             f"drop or translate the argument by hand, then spell the call `{target}`")
             return

@@ -26,7 +26,8 @@ DATASET_METHODS = {
     "tensorflow.contrib.data.shuffle_and_repeat": "shuffle+repeat",
 }
 
-_SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "graph", "audio", "SummaryWriter")
+# Same parameters, same order on tf.summary (TF 1.15 vs 2.21 signatures).
+_SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "SummaryWriter")
 
 CONTRIB = {
     **{f"tensorflow.contrib.data.{name}": Replacement(f"tensorflow.data.experimental.{name}")
@@ -35,36 +36,55 @@ CONTRIB = {
     **{f"tensorflow.contrib.tpu.{name}": Replacement(f"tensorflow.compat.v1.tpu.{name}")
        for name in ("batch_parallel", "bfloat16_scope", "cross_replica_sum", "initialize_system",
                     "outside_compilation", "replicate", "rewrite", "shard", "shutdown_system")},
-    # tf.contrib.summary was the TF2 summary API in waiting.
+    # tf.contrib.summary was the TF2 summary API in waiting; `step` moved to the third position,
+    # so arguments after (name, tensor) are passed by keyword (TF 1.15 signatures).
     **{f"tensorflow.contrib.summary.{name}": Replacement(f"tensorflow.summary.{name}") for name in _SUMMARY_UNCHANGED},
+    "tensorflow.contrib.summary.create_summary_file_writer": Replacement("tensorflow.summary.create_file_writer"),
+    "tensorflow.contrib.summary.graph": Replacement(
+        "tensorflow.summary.graph", unsupported_kwargs=("step", "name"), signature=("param", "step", "name"),
+        positional=1),
     **{f"tensorflow.contrib.summary.{name}": Replacement(
-        f"tensorflow.summary.{name}", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",))
+        f"tensorflow.summary.{name}", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",),
+        signature=("name", "tensor", "family", "step"), positional=2)
        for name in ("scalar", "histogram")},
     "tensorflow.contrib.summary.image": Replacement(
         "tensorflow.summary.image", rename_kwargs={"tensor": "data", "max_images": "max_outputs"},
-        unsupported_kwargs=("family", "bad_color")),
+        unsupported_kwargs=("family", "bad_color"),
+        signature=("name", "tensor", "bad_color", "max_images", "family", "step"), positional=2),
+    "tensorflow.contrib.summary.audio": Replacement(
+        "tensorflow.summary.audio", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",),
+        signature=("name", "tensor", "sample_rate", "max_outputs", "family", "step"), positional=3),
     "tensorflow.contrib.summary.always_record_summaries": Replacement("tensorflow.summary.record_if", default_args=("True",)),
     "tensorflow.contrib.summary.never_record_summaries": Replacement("tensorflow.summary.record_if", default_args=("False",)),
     "tensorflow.contrib.summary.all_summary_ops": Replacement("tensorflow.compat.v1.summary.all_v2_summary_ops"),
     "tensorflow.contrib.summary.initialize": Replacement("tensorflow.compat.v1.summary.initialize"),
     # Initializers: the uniform Xavier/variance-scaling formulas are the same as glorot/VarianceScaling
     # uniform (limit sqrt(3 * scale / n)); the truncated-normal ones are not (1.3 vs 1/0.8796**2).
-    "tensorflow.contrib.layers.xavier_initializer": Replacement(
-        "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",)),
-    "tensorflow.contrib.layers.xavier_initializer_conv2d": Replacement(
-        "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",)),
+    # (contrib's first parameter is `uniform`; glorot's is `seed`.)
+    **{f"tensorflow.contrib.layers.{name}": Replacement(
+        "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",),
+        signature=("uniform", "seed", "dtype"), positional=0)
+       for name in ("xavier_initializer", "xavier_initializer_conv2d")},
     # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
     "tensorflow.contrib.layers.l1_regularizer": Replacement(
         "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),
     "tensorflow.contrib.framework.get_or_create_global_step": Replacement("tensorflow.compat.v1.train.get_or_create_global_step"),
     "tensorflow.contrib.framework.get_global_step": Replacement("tensorflow.compat.v1.train.get_global_step"),
-    "tensorflow.contrib.distribute.MirroredStrategy": Replacement("tensorflow.distribute.MirroredStrategy"),
+    # TF 1.15's MirroredStrategy(devices, num_gpus, num_gpus_per_worker, cross_device_ops, ...).
+    "tensorflow.contrib.distribute.MirroredStrategy": Replacement(
+        "tensorflow.distribute.MirroredStrategy", rename_kwargs={"cross_tower_ops": "cross_device_ops"},
+        unsupported_kwargs=("num_gpus", "num_gpus_per_worker", "auto_shard_dataset"),
+        signature=("devices", "num_gpus", "num_gpus_per_worker", "cross_device_ops", "auto_shard_dataset",
+                   "cross_tower_ops"), positional=1),
     "tensorflow.contrib.distribute.OneDeviceStrategy": Replacement("tensorflow.distribute.OneDeviceStrategy"),
     "tensorflow.contrib.distribute.get_replica_context": Replacement("tensorflow.distribute.get_replica_context"),
     "tensorflow.contrib.distribute.get_strategy": Replacement("tensorflow.distribute.get_strategy"),
     "tensorflow.contrib.distribute.has_strategy": Replacement("tensorflow.distribute.has_strategy"),
     "tensorflow.contrib.distribute.in_cross_replica_context": Replacement("tensorflow.distribute.in_cross_replica_context"),
-    "tensorflow.distribute.experimental.TPUStrategy": Replacement("tensorflow.distribute.TPUStrategy"),
+    "tensorflow.distribute.experimental.TPUStrategy": Replacement(
+        "tensorflow.distribute.TPUStrategy", rename_kwargs={"device_assignment": "experimental_device_assignment"},
+        unsupported_kwargs=("steps_per_run",), signature=("tpu_cluster_resolver", "steps_per_run", "device_assignment"),
+        positional=1),
     "tensorflow.contrib.training.checkpoints_iterator": Replacement("tensorflow.train.checkpoints_iterator"),
     "tensorflow.contrib.stateless.stateless_random_normal": Replacement("tensorflow.random.stateless_normal"),
     "tensorflow.contrib.stateless.stateless_random_uniform": Replacement("tensorflow.random.stateless_uniform"),

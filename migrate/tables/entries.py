@@ -21,12 +21,17 @@ class Replacement:
     `rename_kwargs` renames keyword arguments of calls; a call using one of `unsupported_kwargs`
     is not rewritten and becomes a finding instead; `default_args` (source text) are used when
     the call has no arguments at all (`always_record_summaries()` -> `record_if(True)`).
+    `positional`: how many leading positional arguments the target takes in the TF1 order (None:
+    all); later ones are passed by the keyword of the TF1 parameter named in `signature`
+    (codemods/call_arguments.py), so that they cannot land on another parameter of the target.
     """
 
     target: str
     rename_kwargs: Mapping[str, str] = field(default_factory=dict)
     unsupported_kwargs: tuple[str, ...] = ()
     default_args: tuple[str, ...] = ()
+    signature: tuple[str, ...] = ()
+    positional: int | None = None
 
     @property
     def library(self) -> Target:
