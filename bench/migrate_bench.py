@@ -3,11 +3,15 @@
 Usage: python -m bench.migrate_bench [--files 500] [--jobs 1 2]
 
 The tree is made by replicating this repository's own inputs (tests/migrate/fixtures and the
-legacy examples) to at least --files files. Measured, each tool in its own process:
-  end to end   the CLI over the tree (process start, imports, writing the output tree);
-  in process   files/s of the library call alone (imports and tree walking excluded);
-  no-op re-run the CLI over its own output (already migrated code), twice: the first re-run
-               parses everything (and fills the result cache), the second hits the cache;
+legacy examples) to at least --files files, each copy with a comment of its own (no two files are
+byte-identical, so the content-addressed result cache cannot dedupe replicas). Measured, each tool
+in its own process:
+  end to end   the CLI over the tree (process start, imports, writing the output tree), each
+               -j value with an empty result cache of its own;
+  in process   files/s of the library call alone (imports and tree walking excluded; no cache);
+  no-op re-run the CLI over its own output (already migrated code), twice: the first with an
+               empty cache (the pre-filter answers for most files, the rest is parsed and cached),
+               the second with that cache;
   -j scaling   end to end at each --jobs value;
 plus peak RSS (GNU time) and what the outputs still contain: references to TensorFlow names that
 do not exist in the installed TensorFlow, and estimator references left unconverted.
@@ -132,13 +136,23 @@ def build_tree(root: Path, minimum: int) -> tuple[int, Path]:
         for source in sources:
             target = tree / f"copy{copy:03d}" / source.relative_to(REPO_ROOT).as_posix().replace("/", "__")
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            target.write_bytes(distinct_copy(source.read_bytes(), copy))
             count += 1
         copy += 1
     crashing = root / "crash" / "modern_syntax.py"
     crashing.parent.mkdir(parents=True)
     shutil.copyfile(FIXTURES / "noop" / "modern_syntax.py", crashing)
     return count, crashing
+
+
+def distinct_copy(data: bytes, copy: int) -> bytes:
+    """`data` with a comment naming the copy appended, in the file's own line ending: no two files
+    of the tree are byte-identical, so the content-addressed result cache cannot turn replicas
+    into hits (which made the previous no-op numbers meaningless)."""
+    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    if data and not data.endswith((b"\n", b"\r")):
+        data += newline
+    return data + b"# bench copy %d" % copy + newline
 
 
 def timed(argv: list[str], env: dict) -> dict:
@@ -174,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     work = Path(tempfile.mkdtemp(prefix="migrate-bench-"))
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONPATH": str(REPO_ROOT),
-           "ESTIMATOR_MIGRATE_CACHE": str(work / "cache")}
+           "ESTIMATOR_MIGRATE_CACHE": "off"}
     try:
         files, crashing = build_tree(work, args.files)
         tree = work / "tree"
@@ -185,16 +199,20 @@ def main(argv: list[str] | None = None) -> int:
             [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(upgrade_out),
              "--reportfile", str(work / "upgrade_report.txt")], env)
         for jobs in args.jobs:
+            # Each first run starts with an empty result cache of its own (one run must not warm
+            # the next).
             out = work / f"migrate_out_j{jobs}"
             results["end_to_end"][f"estimator-migrate -j {jobs}"] = timed(
-                [str(VENV_BIN / "estimator-migrate"), "-q", "-j", str(jobs), "--output-dir", str(out), str(tree)], env)
+                [str(VENV_BIN / "estimator-migrate"), "-q", "-j", str(jobs), "--output-dir", str(out), str(tree)],
+                {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / f"cache-j{jobs}")})
         migrated = work / f"migrate_out_j{args.jobs[-1]}" / "tree"
+        noop_env = {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / "cache-noop")}
         for jobs in args.jobs[-1:]:
-            # First re-run: its own output is new content (cache misses, entries written);
-            # second: every file is a cache hit (nothing parsed).
+            # First re-run: an empty cache (the pre-filter clears most files; the rest is parsed and
+            # its results cached); second: the same tree again with that cache.
             for attempt in ("first", "cached"):
                 results["noop_rerun"][f"estimator-migrate -j {jobs} ({attempt})"] = timed(
-                    [str(VENV_BIN / "estimator-migrate"), "-q", "--check", "-j", str(jobs), str(migrated)], env)
+                    [str(VENV_BIN / "estimator-migrate"), "-q", "--check", "-j", str(jobs), str(migrated)], noop_env)
         results["in_process"]["estimator-migrate"] = in_process(IN_PROCESS_MIGRATE, tree,
                                                                 {**env, "ESTIMATOR_MIGRATE_CACHE": "off"})
         results["in_process"]["tf_upgrade_v2"] = in_process(IN_PROCESS_TF_UPGRADE, tree, env)

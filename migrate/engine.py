@@ -171,13 +171,29 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
     return migrated, findings
 
 
-def migrate_bytes(data: bytes, path: str) -> FileResult:
-    """Migrate one Python file's bytes; never raises for bad input (the result carries findings)."""
+def quick_result(data: bytes, path: str) -> FileResult | None:
+    """The result of a Python file when it is known without libcst (no TensorFlow word at all, or
+    the pre-filter clears it), else None: the file needs the full pipeline."""
     if not _TRIGGER.search(data):
         return FileResult(path, data, None)
     try:
+        text = decode(data).text
+    except SkipFile:
+        return None  # the full path reports it
+    marker = tf2_marker(text)
+    if nothing_to_do(text, REWRITES[TF2_PIPELINE if marker else TF1_PIPELINE].lookup):
+        return FileResult(path, data, None, tuple(_marker_findings([], marker)))
+    return None
+
+
+def migrate_bytes(data: bytes, path: str) -> FileResult:
+    """Migrate one Python file's bytes; never raises for bad input (the result carries findings)."""
+    quick = quick_result(data, path)
+    if quick is not None:
+        return quick
+    try:
         decoded = decode(data)
-        migrated, findings = migrate_text(decoded.text, path)
+        migrated, findings = migrate_text(decoded.text, path, prefilter=False)
     except SkipFile as skip:
         return FileResult(path, data, None, (skip.finding,), skipped=True)
     new = encode(migrated, decoded) if migrated != decoded.text else None
