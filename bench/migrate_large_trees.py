@@ -16,8 +16,11 @@ result cache:
   2. `--output-dir OUT`: the migrated copy. Every file reported unchanged must be byte-identical in
      OUT; every rewritten file must parse (libcst) and compile (CPython 3.11).
   3. `--check` over OUT: the second pass; nothing may be reported as changed (fixed point).
-Files with nothing to rewrite are cached after run 1 (key: codemod source + file bytes), so runs 2
-and 3 only redo the work for the rewritten files; run 1 is the cold, honest timing.
+Files that needed libcst but have nothing to rewrite are cached after run 1 (key: codemod source +
+file bytes), so runs 2 and 3 only redo the work for the rewritten files; run 1 is the cold, honest
+timing. The count of files answered without libcst (no TensorFlow word, or the pre-filter clears
+them) is recorded per tree. With the default --results, docs/reliability.md's numbers are
+regenerated from the JSON (bench/migrate_docs.py; also `python -m bench.migrate_docs`).
 """
 
 from __future__ import annotations
@@ -115,6 +118,7 @@ def audit_tree(name: str, root: Path, workdir: Path, jobs: int) -> dict:
     return {
         "root": str(root.relative_to(REPO_ROOT)),
         "files": len(files),
+        "answered_without_libcst": answered_without_libcst([Path(f["path"]) for f in files]),
         "bytes": sum(Path(f["path"]).stat().st_size for f in files),
         "check": {"exit": first.exit, "seconds": round(first.seconds, 2), "cpu_seconds": round(first.cpu_seconds, 2),
                   "files_per_cpu_second": round(len(files) / first.cpu_seconds, 2) if first.cpu_seconds else None,
@@ -138,6 +142,14 @@ def audit_tree(name: str, root: Path, workdir: Path, jobs: int) -> dict:
     }
 
 
+def answered_without_libcst(paths: list[Path]) -> int:
+    """How many of the files the engine answers before libcst (no TensorFlow word, or the
+    pre-filter clears them): what makes a tree of mostly untouched code fast."""
+    from migrate.engine import quick_result
+
+    return sum(quick_result(path.read_bytes(), str(path)) is not None for path in paths if path.suffix == ".py")
+
+
 def problem_count(tree: dict) -> int:
     """How many things went wrong in one audited tree (0 is the guarantee)."""
     problems = tree["problems"]
@@ -155,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"missing package trees {missing}: build the environments with `make env oracles`", file=sys.stderr)
         return 2
     results = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-               "jobs": args.jobs, "trees": _previous_trees(args.results, args.trees)}
+               "jobs": args.jobs, "commit": _commit(), "trees": _previous_trees(args.results, args.trees)}
     for name in args.trees:
         workdir = Path(tempfile.mkdtemp(prefix=f"migrate-large-{name}-"))
         try:
@@ -166,8 +178,18 @@ def main(argv: list[str] | None = None) -> int:
               f"{tree['changed']} rewritten, {problem_count(tree)} problem(s)", flush=True)
         write_results(results, args.results)  # after each tree: a long run keeps what it measured
     write_results(results, args.results)
+    if args.results == RESULTS_FILE:
+        from bench import migrate_docs  # imports this module
+
+        migrate_docs.update(args.results)
     print(json.dumps(results["total"]))
     return 0 if results["total"]["problems"] == 0 else 1
+
+
+def _commit() -> str | None:
+    """The measured code's commit (None outside a git checkout)."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True)
+    return done.stdout.strip() or None if done.returncode == 0 else None
 
 
 def _previous_trees(path: Path, measuring: list[str]) -> dict:
