@@ -65,6 +65,10 @@ CONTRIB = {
         "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",),
         signature=("uniform", "seed", "dtype"), positional=0)
        for name in ("xavier_initializer", "xavier_initializer_conv2d")},
+    # No TensorFlow equivalent: estimator_bridge's reimplementations of TF 1.15's code (same
+    # formulas and op order, bit-identical: tests/estimator_bridge/test_compat_contrib.py).
+    **{f"tensorflow.contrib.{name}": Replacement(f"estimator_bridge.compat.contrib_helpers.{name.split('.')[-1]}")
+       for name in ("training.HParams", "layers.variance_scaling_initializer", "layers.l2_regularizer")},
     # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
     "tensorflow.contrib.layers.l1_regularizer": Replacement(
         "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),
@@ -99,9 +103,6 @@ CONTRIB = {
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 
 UNSUPPORTED = {
-    "tensorflow.contrib.training.HParams": Unsupported(
-        "MIG202", "`{name}` was removed with tf.contrib and TensorFlow has no equivalent",
-        "use a dataclass or types.SimpleNamespace for attribute access; parse()/values()/to_json() need code"),
     "tensorflow.contrib.tpu.keras_to_tpu_model": Unsupported(
         "MIG203", "`{name}` needs the model built and compiled inside tf.distribute.TPUStrategy.scope()",
         "resolver = tf.distribute.cluster_resolver.TPUClusterResolver(...); "
@@ -115,13 +116,6 @@ UNSUPPORTED = {
         "MIG203", "`{name}` had another constructor and step API than tf.distribute.TPUStrategy",
         "tf.distribute.TPUStrategy(resolver) after tf.tpu.experimental.initialize_tpu_system(resolver); "
         "run steps with strategy.run"),
-    "tensorflow.contrib.layers.variance_scaling_initializer": Unsupported(
-        "MIG205", "`{name}` has no exact current equivalent (its truncated normal uses another constant)",
-        "tf.compat.v1.variance_scaling_initializer(scale=factor, mode=mode.lower(), distribution='uniform') "
-        "matches it only for uniform=True"),
-    "tensorflow.contrib.layers.l2_regularizer": Unsupported(
-        "MIG205", "`{name}` computed scale * tf.nn.l2_loss(w) = scale * sum(w**2) / 2",
-        "use `lambda w: scale * tf.nn.l2_loss(w)` (tf.keras.regularizers.L2(scale / 2) rounds differently)"),
     "tensorflow.contrib.slim": Unsupported(
         "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2", "use the tf_slim package or Keras layers"),
     "tensorflow.contrib": Unsupported(

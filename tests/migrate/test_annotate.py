@@ -24,7 +24,7 @@ HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
 BEFORE = HERE / "fixtures_annotate" / "tpu_model.before.py"
 AFTER = HERE / "fixtures_annotate" / "tpu_model.after.py"
-WITH_FINDINGS = "import tensorflow as tf\n\ndef hp():\n    return tf.contrib.training.HParams(a=1)\n"
+WITH_FINDINGS = "import tensorflow as tf\n\ndef hp():\n    return tf.contrib.image.rotate(a=1)\n"
 REWRITE_ONLY = "import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n"
 
 
@@ -53,10 +53,10 @@ def test_annotating_the_output_again_adds_nothing():
 
 def test_the_marker_sits_above_the_statement_at_its_indentation():
     lines = output(annotated(WITH_FINDINGS.encode())).decode().splitlines()
-    assert lines[3] == "    # estimator-migrate: MIG202 `tf.contrib.training.HParams` was removed with tf.contrib " \
-                       "and TensorFlow has no equivalent (hint: use a dataclass or types.SimpleNamespace for " \
-                       "attribute access; parse()/values()/to_json() need code)"
-    assert lines[4] == "    return tf.contrib.training.HParams(a=1)"
+    assert lines[3] == "    # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and " \
+                       "has no equivalent that migrate knows (hint: see the TF 2 migration guide for the " \
+                       "replacement, or keep this file on TensorFlow 1.15)"
+    assert lines[4] == "    return tf.contrib.image.rotate(a=1)"
 
 
 ALL_BEFORE = sorted(FIXTURES.rglob("*.before.py"))
@@ -101,7 +101,7 @@ def test_a_file_without_findings_to_act_on_is_never_touched_by_annotate(source):
 def test_crlf_files_get_crlf_markers():
     result = annotated(WITH_FINDINGS.replace("\n", "\r\n").encode())
     text = output(result).decode()
-    assert "    # estimator-migrate: MIG202" in text
+    assert "    # estimator-migrate: MIG301" in text
     assert text.count("\r\n") == text.count("\n")
 
 
@@ -112,7 +112,7 @@ def test_crlf_files_get_crlf_markers():
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     root.mkdir()
-    (root / "hparams.py").write_text(WITH_FINDINGS)
+    (root / "rotate.py").write_text(WITH_FINDINGS)
     (root / "train.py").write_text(REWRITE_ONLY)
     (root / "clean.py").write_text("import tensorflow as tf\nx = tf.constant(1)\n")
     return root
@@ -126,7 +126,7 @@ def test_cli_annotate_in_place_marks_findings_and_a_second_run_changes_nothing(t
     before = snapshot(tree)
     assert main([str(tree), "--annotate", "--in-place", "-j", "1"]) == 1
     after = snapshot(tree)
-    assert b"    # estimator-migrate: MIG202 " in after["hparams.py"]
+    assert b"    # estimator-migrate: MIG301 " in after["rotate.py"]
     assert after["train.py"] == b"import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer(0.1)\n"
     assert after["clean.py"] == before["clean.py"]
     # Warnings stay (they are still reported), but nothing would change any more.
@@ -139,7 +139,7 @@ def test_cli_annotate_diff_and_check_write_nothing(tree, capsys):
     before = snapshot(tree)
     assert main([str(tree), "--annotate", "--diff", "-j", "1"]) == 1
     diff = capsys.readouterr().out
-    assert "+    # estimator-migrate: MIG202 " in diff
+    assert "+    # estimator-migrate: MIG301 " in diff
     assert main([str(tree), "--annotate", "--check", "-j", "1"]) == 1
     assert snapshot(tree) == before
 
@@ -149,12 +149,12 @@ def test_cli_annotate_output_dir_marks_the_copy_only(tree, tmp_path):
     out = tmp_path / "out"
     assert main([str(tree), "--annotate", "--output-dir", str(out), "-j", "1"]) == 1
     assert snapshot(tree) == before
-    assert "# estimator-migrate: MIG202" in (out / "repo" / "hparams.py").read_text()
+    assert "# estimator-migrate: MIG301" in (out / "repo" / "rotate.py").read_text()
 
 
 def test_cli_annotate_marks_only_selected_codes(tmp_path):
     path = tmp_path / "mixed.py"
-    path.write_text(BEFORE.read_text().split("def hparams")[0])
+    path.write_text(BEFORE.read_text().split("def decode")[0])
     assert main([str(path), "--annotate", "--in-place", "--select", "MIG302"]) == 1
     text = path.read_text()
     assert "# estimator-migrate: MIG302" in text
@@ -165,7 +165,7 @@ def test_cli_annotate_reads_stdin_and_writes_the_annotated_code():
     completed = subprocess.run([sys.executable, "-m", "migrate", "--annotate", "-"], input=WITH_FINDINGS.encode(),
                                capture_output=True, timeout=120)
     assert completed.returncode == 1
-    assert b"    # estimator-migrate: MIG202 " in completed.stdout
+    assert b"    # estimator-migrate: MIG301 " in completed.stdout
     ast.parse(completed.stdout)
 
 
@@ -181,8 +181,8 @@ def tpu_notebook() -> bytes:
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     first = nbformat.v4.new_code_cell("!pip install -q tensorflow==1.15\nimport tensorflow as tf")
-    bash = nbformat.v4.new_code_cell("%%bash\necho tf.contrib.training.HParams")
-    body = nbformat.v4.new_code_cell("if True:\n    !echo tpu\n    hp = tf.contrib.training.HParams(a=1)\n"
+    bash = nbformat.v4.new_code_cell("%%bash\necho tf.contrib.image.rotate")
+    body = nbformat.v4.new_code_cell("if True:\n    !echo tpu\n    hp = tf.contrib.image.rotate(a=1)\n"
                                      "opt = tf.train.AdamOptimizer(0.1)")
     body.outputs = [nbformat.v4.new_output("stream", text="tpu\n")]
     nb.cells = [nbformat.v4.new_markdown_cell("# 2018"), first, bash, body]
@@ -197,10 +197,10 @@ def test_notebook_cells_get_markers_with_outputs_and_other_cells_untouched(tmp_p
     after = json.loads(path.read_bytes())
     assert "".join(after["cells"][3]["source"]) == (
         "if True:\n    !echo tpu\n"
-        "    # estimator-migrate: MIG202 `tf.contrib.training.HParams` was removed with tf.contrib and TensorFlow "
-        "has no equivalent (hint: use a dataclass or types.SimpleNamespace for attribute access; "
-        "parse()/values()/to_json() need code)\n"
-        "    hp = tf.contrib.training.HParams(a=1)\nopt = tf.compat.v1.train.AdamOptimizer(0.1)")
+        "    # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no "
+        "equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this "
+        "file on TensorFlow 1.15)\n"
+        "    hp = tf.contrib.image.rotate(a=1)\nopt = tf.compat.v1.train.AdamOptimizer(0.1)")
     assert after["cells"][3]["outputs"] == before["cells"][3]["outputs"]
     assert after["cells"][:3] == before["cells"][:3]
     written = path.read_bytes()

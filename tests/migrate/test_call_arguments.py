@@ -76,3 +76,4 @@ def test_migrated_summaries_write_at_the_step_given_not_at_max_outputs(tmp_path)
     assert {tag: step for tag, (step, _) in written.items()} == {"inputs": 5, "loss": 5, "speech": 5}
     assert written["speech"][1].shape == (1, 2)  # max_outputs=1 clip (encoded audio, label)
     assert written["inputs"][1].shape == (4,)    # width, height and max_outputs=2 images
+

@@ -12,7 +12,7 @@ from migrate.cli import main
 TF1 = "import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n"
 TF1_MIGRATED = "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer(0.1)\n"
 CLEAN = "import tensorflow as tf\nx = tf.constant(1)\n"
-UNSUPPORTED = "import tensorflow as tf\nhp = tf.contrib.training.HParams(a=1)\n"
+UNSUPPORTED = "import tensorflow as tf\nhp = tf.contrib.image.rotate(a=1)\n"
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +44,7 @@ def test_default_reports_and_writes_nothing(tree, capsys):
     assert main([str(tree), "-j", "1"]) == 1
     out = capsys.readouterr().out
     assert f"{tree}/pkg/train.py: would be rewritten" in out
-    assert f"{tree}/pkg/hparams.py:2:6: MIG202 warning" in out
+    assert f"{tree}/pkg/hparams.py:2:6: MIG301 warning" in out
     assert f"{tree}/py2.py:2:" in out and "MIG002 error" in out
     assert "4 file(s) scanned, 1 would be rewritten, 2 finding(s) (1 error(s)), 1 skipped" in out
     assert snapshot(tree) == before
@@ -107,18 +107,18 @@ def test_json_and_sarif_reports(tree, tmp_path):
     data = json.loads(report.read_text())
     by_path = {Path(f["path"]).name: f for f in data["files"]}
     assert by_path["train.py"]["changed"] is True
-    assert [(f["code"], f["line"], f["column"]) for f in by_path["hparams.py"]["findings"]] == [("MIG202", 2, 6)]
+    assert [(f["code"], f["line"], f["column"]) for f in by_path["hparams.py"]["findings"]] == [("MIG301", 2, 6)]
     sarif = tmp_path / "report.sarif"
     main([str(tree / "pkg"), "--report", str(sarif), "--format", "sarif"])
     run = json.loads(sarif.read_text())["runs"][0]
     assert run["tool"]["driver"]["name"] == "estimator-migrate"
     assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]) for r in run["results"]] == \
-        [("MIG202", {"startLine": 2, "startColumn": 6})]
+        [("MIG301", {"startLine": 2, "startColumn": 6})]
 
 
 def test_select_and_ignore_filter_findings(tree, capsys):
-    assert main([str(tree / "pkg" / "hparams.py"), "--ignore", "MIG2"]) == 0
-    assert main([str(tree / "pkg" / "hparams.py"), "--select", "MIG202"]) == 1
+    assert main([str(tree / "pkg" / "hparams.py"), "--ignore", "MIG3"]) == 0
+    assert main([str(tree / "pkg" / "hparams.py"), "--select", "MIG301"]) == 1
     assert main([str(tree), "--select", "MIG9"]) == 2
     assert "unknown finding code" in capsys.readouterr().err
 
@@ -168,12 +168,12 @@ def test_notebooks_in_a_tree_are_migrated_and_located_by_cell(tmp_path, capsys):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf"),
-                nbformat.v4.new_code_cell("if True:\n  !ls\nhp = tf.contrib.training.HParams(a=1)\n"
+                nbformat.v4.new_code_cell("if True:\n  !ls\nhp = tf.contrib.image.rotate(a=1)\n"
                                           "opt = tf.train.AdamOptimizer(0.1)")]
     (tmp_path / "nb.ipynb").write_text(nbformat.writes(nb))
     out = tmp_path / "out"
     assert main([str(tmp_path / "nb.ipynb"), "--output-dir", str(out)]) == 1
-    assert f"{tmp_path}/nb.ipynb:cell 2:3: MIG202 warning" in capsys.readouterr().out
+    assert f"{tmp_path}/nb.ipynb:cell 2:3: MIG301 warning" in capsys.readouterr().out
     migrated = nbformat.reads((out / "nb.ipynb").read_text(), as_version=4)
-    assert migrated.cells[1].source == ("if True:\n  !ls\nhp = tf.contrib.training.HParams(a=1)\n"
+    assert migrated.cells[1].source == ("if True:\n  !ls\nhp = tf.contrib.image.rotate(a=1)\n"
                                         "opt = tf.compat.v1.train.AdamOptimizer(0.1)")

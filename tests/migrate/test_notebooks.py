@@ -33,7 +33,7 @@ def tpu_notebook() -> bytes:
         code("!pip install -q tensorflow==1.15\n%matplotlib inline\nimport tensorflow as tf\nimport os"),
         code("%%bash\necho tf.contrib.tpu.TPUEstimator"),
         code("if 'COLAB_TPU_ADDR' in os.environ:\n    !echo on a tpu\n"
-             "    resolver = tf.contrib.cluster_resolver.TPUClusterResolver()\nhp = tf.contrib.training.HParams(a=1)"),
+             "    resolver = tf.contrib.cluster_resolver.TPUClusterResolver()\nhp = tf.contrib.image.rotate(a=1)"),
         code("print('unchanged')", outputs=[nbformat.v4.new_output("stream", text="unchanged\n")]),
         code("est = tf.contrib.tpu.TPUEstimator(model_fn=None)\nest?",
              outputs=[nbformat.v4.new_output("stream", text="hello\n")]),
@@ -52,7 +52,7 @@ def test_magics_and_shell_lines_are_restored_also_inside_blocks(tpu_notebook):
     assert "".join(cells[1]["source"]).startswith("!pip install -q tensorflow==1.15\n%matplotlib inline\n")
     assert "".join(cells[3]["source"]) == (
         "if 'COLAB_TPU_ADDR' in os.environ:\n    !echo on a tpu\n"
-        "    resolver = tf.distribute.cluster_resolver.TPUClusterResolver()\nhp = tf.contrib.training.HParams(a=1)")
+        "    resolver = tf.distribute.cluster_resolver.TPUClusterResolver()\nhp = tf.contrib.image.rotate(a=1)")
 
 
 def test_non_python_cell_magics_unchanged_cells_and_outputs_are_untouched(tpu_notebook):
@@ -91,7 +91,7 @@ def test_json_indentation_of_two_spaces_is_kept():
 
 def test_findings_are_located_by_cell_and_line(tpu_notebook):
     result = migrate_notebook(tpu_notebook, "demo.ipynb")
-    assert [(f.code, f.location.render("demo.ipynb")) for f in result.findings] == [("MIG202", "demo.ipynb:cell 4:4")]
+    assert [(f.code, f.location.render("demo.ipynb")) for f in result.findings] == [("MIG301", "demo.ipynb:cell 4:4")]
 
 
 def test_a_notebook_without_changes_is_left_alone():

@@ -10,13 +10,11 @@ FLAGS = tf.compat.v1.flags.FLAGS
 def crf_loss(logits, tags, lengths):
   # Findings inside a statement spanning several lines: the marker goes above its first line.
   # estimator-migrate: MIG301 `tf.contrib.crf.crf_log_likelihood` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
-  # estimator-migrate: MIG205 `tf.contrib.layers.l2_regularizer` computed scale * tf.nn.l2_loss(w) = scale * sum(w**2) / 2 (hint: use `lambda w: scale * tf.nn.l2_loss(w)` (tf.keras.regularizers.L2(scale / 2) rounds differently))
   log_likelihood, _ = tf.contrib.crf.crf_log_likelihood(
       logits, tags,
-      tf.contrib.layers.l2_regularizer(1e-4)(lengths))
-  # estimator-migrate: MIG205 `tf.contrib.layers.l2_regularizer` computed scale * tf.nn.l2_loss(w) = scale * sum(w**2) / 2 (hint: use `lambda w: scale * tf.nn.l2_loss(w)` (tf.keras.regularizers.L2(scale / 2) rounds differently))
+      estimator_bridge.compat.contrib_helpers.l2_regularizer(1e-4)(lengths))
   total = tf.reduce_sum(log_likelihood) + \
-      tf.contrib.layers.l2_regularizer(1e-4)(logits)
+      estimator_bridge.compat.contrib_helpers.l2_regularizer(1e-4)(logits)
   return -total
 
 
@@ -31,6 +29,6 @@ def tower(images, is_training):
   return estimator_bridge.layers.dense(estimator_bridge.layers.flatten(net), 10)
 
 
-def hparams():
-  # estimator-migrate: MIG202 `tf.contrib.training.HParams` was removed with tf.contrib and TensorFlow has no equivalent (hint: use a dataclass or types.SimpleNamespace for attribute access; parse()/values()/to_json() need code)
-  return tf.contrib.training.HParams(learning_rate=0.1)
+def decode(scores, transitions):
+  # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  return tf.contrib.crf.viterbi_decode(scores, transitions)

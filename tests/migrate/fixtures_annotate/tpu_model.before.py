@@ -23,6 +23,6 @@ def tower(images, is_training):
   return tf.layers.dense(tf.layers.flatten(net), 10)
 
 
-def hparams():
-  # estimator-migrate: MIG202 `tf.contrib.training.HParams` was removed with tf.contrib and TensorFlow has no equivalent (hint: use a dataclass or types.SimpleNamespace for attribute access; parse()/values()/to_json() need code)
-  return tf.contrib.training.HParams(learning_rate=0.1)
+def decode(scores, transitions):
+  # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  return tf.contrib.crf.viterbi_decode(scores, transitions)
