@@ -46,13 +46,13 @@ import sys, time
 from pathlib import Path
 from migrate.api import migrate_file
 files = sorted(str(p) for p in Path(sys.argv[1]).rglob("*.py"))
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 changed = findings = 0
 for name in files:
     result = migrate_file(name)
     changed += result.changed
     findings += len(result.findings)
-print(len(files), time.perf_counter() - start, changed, findings)
+print(len(files), time.perf_counter() - start, time.process_time() - cpu)
 """
 
 IN_PROCESS_TF_UPGRADE = r"""
@@ -62,10 +62,10 @@ from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
 files = sorted(str(p) for p in Path(sys.argv[1]).rglob("*.py"))
 upgrader = ast_edits.ASTCodeUpgrader(tf_upgrade_v2.TFAPIChangeSpec())
 out = tempfile.mkdtemp()
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 for index, name in enumerate(files):
     upgrader.process_file(name, os.path.join(out, "%d.py" % index))
-print(len(files), time.perf_counter() - start, 0, 0)
+print(len(files), time.perf_counter() - start, time.process_time() - cpu)
 """
 
 # The floor under the full path: libcst's parse alone, for the files the pre-filter cannot answer.
@@ -180,23 +180,35 @@ def distinct_copy(data: bytes, copy: int) -> bytes:
 
 
 def timed(argv: list[str], env: dict) -> dict:
-    """Wall seconds, exit code and peak RSS (MiB, GNU time) of one command."""
+    """Wall seconds, CPU seconds (user+system, waited-for children included), exit code and peak
+    RSS (MiB) of one command, from GNU time."""
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        completed = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name, *argv],
+        completed = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name, *argv],
                                    capture_output=True, text=True, env=env)
         seconds = time.perf_counter() - start
-        peak_kib = int((report.read().strip().splitlines() or ["0"])[-1])
-    return {"seconds": round(seconds, 2), "exit": completed.returncode, "peak_rss_mib": round(peak_kib / 1024, 1),
+        peak_kib, user, system = (report.read().strip().splitlines() or ["0 0 0"])[-1].split()
+    return {"seconds": round(seconds, 2), "cpu_seconds": round(float(user) + float(system), 2),
+            "exit": completed.returncode, "peak_rss_mib": round(int(peak_kib) / 1024, 1),
             "stderr_tail": completed.stderr[-300:] if completed.returncode not in (0, 1) else ""}
+
+
+def best_of(repeats: int, run) -> dict:
+    """The repeat with the least wall time (the machine is shared: the least disturbed run), with
+    every repeat's wall seconds kept beside it."""
+    runs = [run(attempt) for attempt in range(repeats)]
+    best = dict(min(runs, key=lambda r: r["seconds"]))
+    best["all_seconds"] = [r["seconds"] for r in runs]
+    return best
 
 
 def in_process(code: str, tree: Path, env: dict) -> dict:
     completed = subprocess.run([sys.executable, "-c", code, str(tree)], capture_output=True, text=True,
                                env=env, cwd=REPO_ROOT)
-    files, seconds, changed, findings = completed.stdout.strip().splitlines()[-1].split()
-    return {"files": int(files), "seconds": round(float(seconds), 2),
-            "files_per_second": round(int(files) / float(seconds), 2)}
+    files, seconds, cpu_seconds = completed.stdout.strip().splitlines()[-1].split()
+    return {"files": int(files), "seconds": round(float(seconds), 2), "cpu_seconds": round(float(cpu_seconds), 2),
+            "files_per_second": round(int(files) / float(seconds), 2),
+            "files_per_cpu_second": round(int(files) / float(cpu_seconds), 2)}
 
 
 def floor(tree: Path, env: dict) -> dict:
@@ -240,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=500)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeats", type=int, default=2, help="runs of each CLI measurement (the least wall time is kept)")
     args = parser.parse_args(argv)
     console = Console()
     work = Path(tempfile.mkdtemp(prefix="migrate-bench-"))
@@ -248,27 +261,31 @@ def main(argv: list[str] | None = None) -> int:
     try:
         files, crashing = build_tree(work, args.files)
         tree = work / "tree"
-        results: dict = {"files": files, "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        results: dict = {"files": files, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                                                     "load_average_at_start": os.getloadavg()[0]},
                          "end_to_end": {}, "in_process": {}, "noop_rerun": {}, "outputs": {}}
-        upgrade_out = work / "tf_upgrade_v2_out"
-        results["end_to_end"]["tf_upgrade_v2"] = timed(
-            [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(upgrade_out),
-             "--reportfile", str(work / "upgrade_report.txt")], env)
+        upgrade_out = work / "tf_upgrade_v2_out_0"
+        results["end_to_end"]["tf_upgrade_v2"] = best_of(args.repeats, lambda attempt: timed(
+            [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(work / f"tf_upgrade_v2_out_{attempt}"),
+             "--reportfile", str(work / "upgrade_report.txt")], env))
         for jobs in args.jobs:
             # Each first run starts with an empty result cache of its own (one run must not warm
             # the next).
-            out = work / f"migrate_out_j{jobs}"
-            results["end_to_end"][f"estimator-migrate -j {jobs}"] = timed(
-                [str(VENV_BIN / "estimator-migrate"), "-q", "-j", str(jobs), "--output-dir", str(out), str(tree)],
-                {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / f"cache-j{jobs}")})
-        migrated = work / f"migrate_out_j{args.jobs[-1]}" / "tree"
-        noop_env = {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / "cache-noop")}
+            results["end_to_end"][f"estimator-migrate -j {jobs}"] = best_of(args.repeats, lambda attempt: timed(
+                [str(VENV_BIN / "estimator-migrate"), "-q", "-j", str(jobs), "--output-dir",
+                 str(work / f"migrate_out_j{jobs}_{attempt}"), str(tree)],
+                {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / f"cache-j{jobs}-{attempt}")}))
+        migrated = work / f"migrate_out_j{args.jobs[-1]}_0" / "tree"
         for jobs in args.jobs[-1:]:
             # First re-run: an empty cache (the pre-filter clears most files; the rest is parsed and
             # its results cached); second: the same tree again with that cache.
-            for attempt in ("first", "cached"):
-                results["noop_rerun"][f"estimator-migrate -j {jobs} ({attempt})"] = timed(
-                    [str(VENV_BIN / "estimator-migrate"), "-q", "--check", "-j", str(jobs), str(migrated)], noop_env)
+            def rerun(attempt: int) -> dict:  # attempt N re-uses cache-noop-N: empty first, then filled
+                return timed([str(VENV_BIN / "estimator-migrate"), "-q", "--check", "-j", str(jobs), str(migrated)],
+                             {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / f"cache-noop-{attempt}")})
+            results["noop_rerun"][f"estimator-migrate -j {jobs} (first)"] = best_of(
+                args.repeats, rerun)
+            results["noop_rerun"][f"estimator-migrate -j {jobs} (cached)"] = best_of(
+                args.repeats, rerun)
         results["in_process"]["estimator-migrate"] = in_process(IN_PROCESS_MIGRATE, tree,
                                                                 {**env, "ESTIMATOR_MIGRATE_CACHE": "off"})
         results["in_process"]["tf_upgrade_v2"] = in_process(IN_PROCESS_TF_UPGRADE, tree, env)
@@ -289,6 +306,20 @@ def main(argv: list[str] | None = None) -> int:
     first = results["end_to_end"][f"estimator-migrate -j {args.jobs[-1]}"]["seconds"]
     noop_first = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (first)"]["seconds"]
     noop = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (cached)"]["seconds"]
+    results["machine"]["load_average_at_end"] = os.getloadavg()[0]
+    cpu = lambda key: results["end_to_end"][key]["cpu_seconds"]  # noqa: E731
+    results["cpu_ratios"] = {
+        "end_to_end_cpu_speedup_vs_tf_upgrade_v2": round(cpu("tf_upgrade_v2") / cpu("estimator-migrate -j 1"), 2)
+        if "estimator-migrate -j 1" in results["end_to_end"] else None,
+        "in_process_cpu_speedup_vs_tf_upgrade_v2": round(
+            results["in_process"]["tf_upgrade_v2"]["cpu_seconds"] / results["in_process"]["estimator-migrate"]["cpu_seconds"], 2),
+        "noop_rerun_cpu_speedup_vs_first_run": round(
+            cpu(f"estimator-migrate -j {args.jobs[-1]}")
+            / results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (first)"]["cpu_seconds"], 2),
+        "cached_rerun_cpu_speedup_vs_first_run": round(
+            cpu(f"estimator-migrate -j {args.jobs[-1]}")
+            / results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (cached)"]["cpu_seconds"], 2),
+    }
     results["ratios"] = {
         "end_to_end_speedup_vs_tf_upgrade_v2": round(upgrade / best, 2),
         "in_process_speedup_vs_tf_upgrade_v2": round(results["in_process"]["estimator-migrate"]["files_per_second"]
@@ -312,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         table.add_row(f"in process {name}", str(row["seconds"]), str(row["files_per_second"]), "", "")
     console.print(table)
     console.print(results["ratios"])
+    console.print(results["cpu_ratios"])
     console.print(results["floor"])
     console.print(results["notes"])
     console.print({k: {kk: vv for kk, vv in v.items() if kk != "missing_examples"} for k, v in results["outputs"].items()})
