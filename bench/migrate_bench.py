@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
@@ -193,6 +194,28 @@ def timed(argv: list[str], env: dict) -> dict:
             "stderr_tail": completed.stderr[-300:] if completed.returncode not in (0, 1) else ""}
 
 
+def _burn(count: int) -> int:
+    total = 0
+    for index in range(count):
+        total += index * index
+    return total
+
+
+def available_parallelism(jobs: int, count: int = 8_000_000) -> float:
+    """What `jobs` processes get from the machine right now: wall time of `jobs` equal CPU-bound
+    tasks run one after another divided by the same tasks in a pool of `jobs` (`jobs` on an idle
+    machine, ~1 when other processes hold the other cores). The -j scaling of the CLI can only be
+    read against this."""
+    start = time.perf_counter()
+    for _ in range(jobs):
+        _burn(count)
+    serial = time.perf_counter() - start
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(_burn, [count] * jobs))
+    return round(serial / (time.perf_counter() - start), 2)
+
+
 def best_of(repeats: int, run) -> dict:
     """The repeat with the least wall time (the machine is shared: the least disturbed run), with
     every repeat's wall seconds kept beside it."""
@@ -235,6 +258,12 @@ def notes(results: dict) -> list[str]:
             f"(TF1 code to rewrite) need the full pipeline, and libcst's parse alone costs "
             f"{needed['libcst_parse_ms_per_needing_file']:.1f} ms per such file, {parse_ms:.1f} ms/file averaged over "
             f"the tree, before scope analysis and the rewrite")
+    machine = results["machine"]
+    said.append(
+        f"-j scaling {ratios['jobs_scaling']} while a pure CPU-bound control task got "
+        f"{machine['available_parallelism_at_start']}x (start) and {machine['available_parallelism_at_end']}x (end) "
+        f"from {max(int(k.split()[-1]) for k in ratios['jobs_scaling']) if ratios['jobs_scaling'] else 1} processes: "
+        f"the other agents' load decides what -j can show here")
     said.append(
         f"no-op re-run: the pre-filter answers for {migrated['files'] - migrated['needing_libcst']} of "
         f"{migrated['files']} migrated files; the other {migrated['needing_libcst']} still carry findings (names "
@@ -262,7 +291,9 @@ def main(argv: list[str] | None = None) -> int:
         files, crashing = build_tree(work, args.files)
         tree = work / "tree"
         results: dict = {"files": files, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                                     "load_average_at_start": os.getloadavg()[0]},
+                                                     "load_average_at_start": os.getloadavg()[0],
+                                                     "available_parallelism_at_start": available_parallelism(
+                                                         max(args.jobs))},
                          "end_to_end": {}, "in_process": {}, "noop_rerun": {}, "outputs": {}}
         upgrade_out = work / "tf_upgrade_v2_out_0"
         results["end_to_end"]["tf_upgrade_v2"] = best_of(args.repeats, lambda attempt: timed(
@@ -307,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     noop_first = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (first)"]["seconds"]
     noop = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (cached)"]["seconds"]
     results["machine"]["load_average_at_end"] = os.getloadavg()[0]
+    results["machine"]["available_parallelism_at_end"] = available_parallelism(max(args.jobs))
     cpu = lambda key: results["end_to_end"][key]["cpu_seconds"]  # noqa: E731
     results["cpu_ratios"] = {
         "end_to_end_cpu_speedup_vs_tf_upgrade_v2": round(cpu("tf_upgrade_v2") / cpu("estimator-migrate -j 1"), 2)
