@@ -11,12 +11,14 @@ from migrate.codemods.dimension_value import DimensionValueToCompat
 from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_arguments import KerasArgumentSpellings
 from migrate.codemods.keras_tpu import KerasToTPUStrategy
+from migrate.codemods.summary_cadence import SummaryCadenceToRecordIf
 from migrate.codemods.tf1_names import TF1NamesToCompatV1
 from migrate.codemods.tf_layers import TFLayersToBridge
 from migrate.codemods.tpu_estimator import TPUEstimatorToBridge
 
 PIPELINE = (
     ContribDataApplyToMethods,
+    SummaryCadenceToRecordIf,
     KerasToTPUStrategy,
     TPUEstimatorToBridge,
     TFLayersToBridge,

@@ -18,6 +18,7 @@ from libcst.metadata import ScopeProvider
 from migrate.codemods.base import TableRewrite, dotted_name
 from migrate.codemods.contrib_data import ContribDataApplyToMethods
 from migrate.codemods.dimension_value import DimensionValueToCompat
+from migrate.codemods.summary_cadence import SummaryCadenceToRecordIf
 from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_tpu import KerasToTPUStrategy, plan as keras_plan
 from migrate.findings import Finding, Location
@@ -26,7 +27,8 @@ from migrate.codemods.unsupported import FindingCollector
 from migrate.resolve import Match
 
 
-class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy, DimensionValueToCompat):
+class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy, DimensionValueToCompat,
+                   SummaryCadenceToRecordIf):
     """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
 
     DESCRIPTION = "Every migrate codemod in one traversal."
@@ -65,6 +67,8 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
         TableRewrite.visit_Call(self, node)
         if self.collector is not None:
             self.collector.note_call(node, self._names)
+            if self.is_cadence_call(node):
+                self.collector.handled.add(id(node.func))  # rewritten below, not a finding
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if dotted_name(node) is not None and self.watched(node):
@@ -92,6 +96,9 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         rewritten = ContribDataApplyToMethods.leave_Call(self, original_node, updated_node)
         if rewritten is not updated_node:
+            return rewritten
+        rewritten = self.rewrite_cadence(original_node, updated_node)
+        if rewritten is not None:
             return rewritten
         return TableRewrite.leave_Call(self, original_node, updated_node)
 
@@ -130,5 +137,6 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
 def fuse(pipeline: tuple[type[TableRewrite], ...]) -> type[FusedRewrite]:
     """A FusedRewrite class over the table codemods of `pipeline`."""
     parts = tuple(c for c in pipeline if not issubclass(c, (ContribDataApplyToMethods, EagerForBridge,
-                                                            KerasToTPUStrategy, DimensionValueToCompat)))
+                                                            KerasToTPUStrategy, DimensionValueToCompat,
+                                                            SummaryCadenceToRecordIf)))
     return type("PipelineRewrite", (FusedRewrite,), {"PARTS": parts})
