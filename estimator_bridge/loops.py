@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from estimator_bridge import graph_step
 from estimator_bridge import hooks as hooks_lib
 from estimator_bridge import metrics as metrics_lib
 from estimator_bridge import summaries
@@ -168,18 +169,13 @@ class EvalLoop:
         """
         if self._input_specs is None:
             self._input_specs = metrics_lib.spec_of((features, labels))
-        structure = (features, labels)
-        flat_inputs = tf.nest.flatten(structure)
         built = {}
 
-        def graph_step(*flat):
-            step_features, step_labels = tf.nest.pack_sequence_as(structure, list(flat))
-            self._cache.begin_trace()
-            with self._cache.scope():
-                tf.compat.v1.train.get_or_create_global_step()
-                outputs = self._model_function(
-                    step_features, _labels_or_none(step_labels, self._has_labels),
-                    ModeKeys.EVAL, batch_size=self._batch_size)
+        def fetch_eval_tensors(step_features, step_labels):
+            outputs = graph_step.call_model_fn(
+                cache=self._cache, model_function=self._model_function, features=step_features,
+                labels=_labels_or_none(step_labels, self._has_labels), mode=ModeKeys.EVAL,
+                batch_size=self._batch_size)
             built["outputs"] = outputs
             update_ops = []
             if outputs.eval_metric_ops is not None:
@@ -194,9 +190,7 @@ class EvalLoop:
             return ([loss] + [tf.identity(t) for t in tf.nest.flatten(metric_tensors)]
                     + [tf.identity(t) for t in hook_tensors])
 
-        signature = [tf.TensorSpec(t.shape, t.dtype) for t in flat_inputs]
-        step = tf.compat.v1.wrap_function(graph_step, signature)
-        results = step(*flat_inputs)
+        results = graph_step.call_pruned(fetch_eval_tensors, (features, labels))
         outputs = built["outputs"]
         self.hooks = outputs.hooks
         self._model_fn_metrics = outputs.eval_metric_ops is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from estimator_bridge import graph_step
 from estimator_bridge import metrics as metrics_lib
 from estimator_bridge.spec import ModeKeys
 
@@ -61,26 +62,20 @@ class PredictLoop:
         return tf.nest.pack_sequence_as(self._structure, flat)
 
     def _replica_step(self, features, labels):
-        structure = (features, labels)
-        flat_inputs = tf.nest.flatten(structure)
         built = {}
 
-        def graph_step(*flat):
-            step_features, step_labels = tf.nest.pack_sequence_as(structure, list(flat))
-            self._cache.begin_trace()
-            with self._cache.scope():
-                tf.compat.v1.train.get_or_create_global_step()
-                outputs = self._model_function(
-                    step_features, step_labels if self._has_labels else None, ModeKeys.PREDICT,
-                    batch_size=self._batch_size)
+        def fetch_predictions(step_features, step_labels):
+            outputs = graph_step.call_model_fn(
+                cache=self._cache, model_function=self._model_function, features=step_features,
+                labels=step_labels if self._has_labels else None, mode=ModeKeys.PREDICT,
+                batch_size=self._batch_size)
             built["structure"] = outputs.predictions
             self.hooks = outputs.hooks
             return [tf.identity(t) for t in tf.nest.flatten(outputs.predictions)]
 
-        step = tf.compat.v1.wrap_function(
-            graph_step, [tf.TensorSpec(t.shape, t.dtype) for t in flat_inputs])
+        predictions = graph_step.call_pruned(fetch_predictions, (features, labels))
         self._structure = built["structure"]
-        return tf.nest.pack_sequence_as(self._structure, list(step(*flat_inputs)))
+        return tf.nest.pack_sequence_as(self._structure, predictions)
 
     def _step(self, iterator):
         self._cache.begin_trace()

@@ -1,0 +1,41 @@
+"""Replica steps built with TF1 fetch semantics: only what the step returns runs.
+
+A `tf.function` runs every stateful op it traces; TF1's `Session.run` ran only what was
+fetched. Evaluation and prediction must behave like TF1 (a train_op that model_fn builds in
+every mode must not train while evaluating), so their replica steps are built with
+`tf.compat.v1.wrap_function`, which prunes the graph to the returned tensors, and then called
+inside the traced loop.
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+
+def call_pruned(graph_fn, structure) -> list:
+    """Builds `graph_fn(*structure)` in a TF1-style graph and calls it on `structure`'s tensors.
+
+    Args:
+      graph_fn: `(*structure) -> list of tensors`, the fetches; it is traced once, on
+        placeholders with `structure`'s shapes and dtypes.
+      structure: a tuple of (nests of) tensors of the enclosing trace, e.g. (features, labels).
+
+    Returns:
+      The fetched tensors, in graph_fn's order, as tensors of the enclosing trace.
+    """
+    flat_inputs = tf.nest.flatten(structure)
+
+    def graph_step(*flat):
+        return graph_fn(*tf.nest.pack_sequence_as(structure, list(flat)))
+
+    step = tf.compat.v1.wrap_function(
+        graph_step, [tf.TensorSpec(tensor.shape, tensor.dtype) for tensor in flat_inputs])
+    return list(step(*flat_inputs))
+
+
+def call_model_fn(*, cache, model_function, features, labels, mode, batch_size):
+    """model_fn in a fresh trace of the variable cache: TF1 names, and a global step to read."""
+    cache.begin_trace()
+    with cache.scope():
+        tf.compat.v1.train.get_or_create_global_step()
+        return model_function(features, labels, mode, batch_size=batch_size)
