@@ -25,6 +25,15 @@ def _labels_or_none(labels, has_labels):
     return labels if has_labels else None
 
 
+def _distinct(ops) -> list:
+    """The ops (or tensors) in order, each once: replicas often share one grouped train_op."""
+    unique = []
+    for op in ops:
+        if not any(op is seen for seen in unique):
+            unique.append(op)
+    return unique
+
+
 class TrainLoop:
     """`loop(iterator, num_steps) -> float32 losses[num_steps]`, one trace for all calls.
 
@@ -72,15 +81,14 @@ class TrainLoop:
                                            ModeKeys.TRAIN, batch_size=self._batch_size)
             self.hooks = outputs.hooks
             hook_tensors = self.hook_tensors.collect(outputs.hooks)
-            with tf.control_dependencies([outputs.train_op]):
-                loss = tf.identity(tf.cast(outputs.loss, tf.float32))
+            loss = tf.cast(outputs.loss, tf.float32)
             host_tensors = ()
             self._host_call_fn = None
             if outputs.host_call is not None:
                 self._host_call_fn, host_tensors = outputs.host_call
                 with tf.control_dependencies([outputs.train_op]):
                     host_tensors = tf.nest.map_structure(tf.identity, host_tensors)
-        return loss, host_tensors, hook_tensors
+        return loss, host_tensors, hook_tensors, outputs.train_op
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
@@ -90,11 +98,16 @@ class TrainLoop:
 
         def body(step_index, losses):
             features, labels = iterator.get_next()
-            replica_loss, host_tensors, hook_tensors = strategy.run(
+            replica_loss, host_tensors, hook_tensors, train_op = strategy.run(
                 self._replica_step, args=(features, labels))
             loss = strategy.reduce(_MEAN, replica_loss, axis=None)
-            # Spec hooks' tensors: replica 0's values of this step, read after the loop.
-            with tf.control_dependencies(self.hook_tensors.store(strategy, hook_tensors)):
+            # The step's loss waits for train_op, as TF1's session.run([train_op, loss]) ran
+            # both. Once per step, not per replica: a v1 optimizer's train_op groups the
+            # updates of every device, and a control edge from it into each replica's loss
+            # cost 8 replicas ~10% of their steps/s (measured, docs/core.md).
+            with tf.control_dependencies(_distinct(strategy.experimental_local_results(train_op))
+                                         + self.hook_tensors.store(strategy, hook_tensors)):
+                # Spec hooks' tensors: replica 0's values of this step, read after the loop.
                 loss = tf.identity(loss)
             if self._host_call_fn is not None:
                 gathered = metrics_lib.gather_replicas(
