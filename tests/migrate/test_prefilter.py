@@ -155,7 +155,7 @@ def test_generated_modules_agree(source):
     assert_both_paths_agree(source)
 
 
-@pytest.mark.slow
+@pytest.mark.audit
 @SLOW
 @given(mixed_modules())
 def test_slow_generated_modules_agree(source):
@@ -163,7 +163,7 @@ def test_slow_generated_modules_agree(source):
     assert_both_paths_agree(source)
 
 
-@pytest.mark.slow
+@pytest.mark.audit
 def test_slow_every_cleared_keras_module_is_left_alone_by_the_pipeline():
     """Keras 3 (904 modules of real, modern Python importing `keras` everywhere): each module the
     pre-filter clears goes through the full pipeline too, which must leave it alone."""

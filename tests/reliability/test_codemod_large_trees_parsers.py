@@ -37,7 +37,7 @@ def cpython_only_modules(root: Path) -> tuple[int, list[str]]:
     return parsed, rejected
 
 
-@pytest.mark.slow
+@pytest.mark.audit
 @pytest.mark.parametrize("name", sorted(TREES))
 def test_libcst_parses_every_module_cpython_parses(name):
     root = TREES[name]
