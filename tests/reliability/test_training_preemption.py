@@ -51,6 +51,21 @@ def checkpoint_tensors(model_dir):
     return {name: reader.get_tensor(name) for name in reader.get_variable_to_shape_map()}
 
 
+def assert_resumes_like_stop_and_resume(tmp_path, *, stopped_at, max_steps, **estimator_kwargs):
+    """Resumes tmp_path/preempted to max_steps; its checkpoint must equal, bit for bit, that of
+    a reference run stopped at `stopped_at` on purpose and resumed (TF1's resume semantics)."""
+    tiny.make_estimator(tmp_path / "preempted", **estimator_kwargs).train(
+        tiny.input_fn, max_steps=max_steps)
+    reference = tiny.make_estimator(tmp_path / "reference", **estimator_kwargs)
+    reference.train(tiny.input_fn, max_steps=stopped_at)
+    reference.train(tiny.input_fn, max_steps=max_steps)
+    resumed, expected = checkpoint_tensors(tmp_path / "preempted"), checkpoint_tensors(
+        tmp_path / "reference")
+    assert int(resumed["global_step"]) == max_steps
+    for name in expected:
+        np.testing.assert_array_equal(resumed[name], expected[name], err_msg=name)
+
+
 def test_sigterm_saves_at_the_current_step_and_raises_training_preempted(tmp_path, caplog):
     previous_handler = signal.getsignal(signal.SIGTERM)
     # save_checkpoints_steps=1000: the only checkpoint after step 0 is the preemption's.
@@ -72,16 +87,7 @@ def test_sigterm_saves_at_the_current_step_and_raises_training_preempted(tmp_pat
                      r"same model_dir to resume from step 8", caplog.text)
     assert signal.getsignal(signal.SIGTERM) is previous_handler
 
-    tiny.make_estimator(tmp_path / "preempted", iterations_per_loop=4).train(
-        tiny.input_fn, max_steps=40)
-    reference = tiny.make_estimator(tmp_path / "reference", iterations_per_loop=4)
-    reference.train(tiny.input_fn, max_steps=8)
-    reference.train(tiny.input_fn, max_steps=40)
-    resumed, expected = checkpoint_tensors(tmp_path / "preempted"), checkpoint_tensors(
-        tmp_path / "reference")
-    assert int(resumed["global_step"]) == 40
-    for name in expected:
-        np.testing.assert_array_equal(resumed[name], expected[name], err_msg=name)
+    assert_resumes_like_stop_and_resume(tmp_path, stopped_at=8, max_steps=40, iterations_per_loop=4)
 
 
 def test_preemption_saves_even_without_periodic_checkpoints(tmp_path):
@@ -159,13 +165,5 @@ def test_preemption_on_two_emulated_tpu_cores_resumes_exactly(tmp_path):
         estimator.train(tiny.input_fn, max_steps=30, hooks=[SigtermAtStep(6)])
     assert raised.value.step == 6
     assert assert_loadable(tmp_path / "preempted") == 6
-    tiny.make_estimator(tmp_path / "preempted", replicas=2, iterations_per_loop=3).train(
-        tiny.input_fn, max_steps=30)
-    reference = tiny.make_estimator(tmp_path / "reference", replicas=2, iterations_per_loop=3)
-    reference.train(tiny.input_fn, max_steps=6)
-    reference.train(tiny.input_fn, max_steps=30)
-    resumed, expected = checkpoint_tensors(tmp_path / "preempted"), checkpoint_tensors(
-        tmp_path / "reference")
-    assert int(resumed["global_step"]) == 30
-    for name in expected:
-        np.testing.assert_array_equal(resumed[name], expected[name], err_msg=name)
+    assert_resumes_like_stop_and_resume(tmp_path, stopped_at=6, max_steps=30, replicas=2,
+                                        iterations_per_loop=3)
