@@ -51,14 +51,16 @@ class StepClock:
         self.warm_step = None
         self.end_time = None
         self.end_step = None
+        self.warm_cpu = None
+        self.end_cpu = None
 
     def loop_finished(self, step: int):
-        now = time.perf_counter()
+        now, cpu_now = time.perf_counter(), time.process_time()
         if self.first_loop_done is None:
             self.first_loop_done = now
         if self.warm_time is None and step >= self.warmup_steps:
-            self.warm_time, self.warm_step = now, step
-        self.end_time, self.end_step = now, step
+            self.warm_time, self.warm_step, self.warm_cpu = now, step, cpu_now
+        self.end_time, self.end_step, self.end_cpu = now, step, cpu_now
 
     def result(self) -> dict:
         timed_steps = self.end_step - self.warm_step
@@ -66,16 +68,19 @@ class StepClock:
             "first_call_s": self.first_loop_done - self.start,
             "steps_per_sec": timed_steps / (self.end_time - self.warm_time) if timed_steps else None,
             "timed_steps": timed_steps,
+            # CPU seconds of all the process's threads per timed step: less sensitive than wall
+            # time to other tenants of a shared machine, so it shows the work each step costs.
+            "cpu_us_per_step": 1e6 * (self.end_cpu - self.warm_cpu) / timed_steps if timed_steps else None,
         }
 
 
-def run_tf2_loop(num_replicas: int, steps_per_loop: int, total_steps: int) -> dict:
+def build_tf2_loop(strategy):
+    """`run(num_steps) -> loss`: the hand-written TF2 loop over the probe model on `strategy`."""
     import numpy as np
     import tensorflow as tf
 
     from bench import probe_model as pm
 
-    strategy = configure_devices(num_replicas)
     features, labels = pm.probe_arrays()
     dataset = tf.data.Dataset.from_tensor_slices((features, labels)).repeat().batch(
         pm.GLOBAL_BATCH_SIZE, drop_remainder=True)
@@ -109,14 +114,26 @@ def run_tf2_loop(num_replicas: int, steps_per_loop: int, total_steps: int) -> di
             loss = strategy.reduce(tf.distribute.ReduceOp.MEAN, per_replica_loss, axis=None)
         return loss
 
+    def run(num_steps: int):
+        return train_loop(iterator, tf.constant(num_steps)).numpy()
+
+    run.step_counter = step_counter
+    run.function = train_loop
+    run.iterator = iterator
+    return run
+
+
+def run_tf2_loop(num_replicas: int, steps_per_loop: int, total_steps: int) -> dict:
+    strategy = configure_devices(num_replicas)
+    train = build_tf2_loop(strategy)
     clock = StepClock(total_steps)
     done = 0
     while done < total_steps:
         chunk = min(steps_per_loop, total_steps - done)
-        train_loop(iterator, tf.constant(chunk)).numpy()
+        train(chunk)
         done += chunk
         clock.loop_finished(done)
-    assert int(step_counter.numpy()) == total_steps
+    assert int(train.step_counter.numpy()) == total_steps
     return clock.result()
 
 
@@ -151,24 +168,15 @@ def run_keras_fit(num_replicas: int, steps_per_loop: int, total_steps: int) -> d
     return clock.result()
 
 
-def run_bridge(num_replicas: int, steps_per_loop: int, total_steps: int) -> dict:
+def build_bridge(num_replicas: int, steps_per_loop: int):
+    """(estimator, input_fn) for the legacy probe program, written as in the TF 1.x era."""
     import tensorflow as tf
 
     import estimator_bridge as tpu
     from bench import probe_model as pm
 
-    configure_devices(num_replicas)  # logical devices only; the bridge chooses its strategy
     features, labels = pm.probe_arrays()
     tf1 = tf.compat.v1
-    clock = StepClock(total_steps)
-
-    class LoopClock(tf1.train.SessionRunHook):
-        # The bridge runs hooks once per loop of iterations_per_loop steps, as on TPU.
-        def before_run(self, run_context):
-            return tf1.train.SessionRunArgs(tf1.train.get_global_step())
-
-        def after_run(self, run_context, run_values):
-            clock.loop_finished(int(run_values.results) + 1)
 
     def input_fn(params):
         dataset = tf.data.Dataset.from_tensor_slices((features, labels))
@@ -191,8 +199,31 @@ def run_bridge(num_replicas: int, steps_per_loop: int, total_steps: int) -> dict
                                                     num_shards=num_replicas))
     estimator = tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=num_replicas > 1,
                                  train_batch_size=pm.GLOBAL_BATCH_SIZE)
-    clock.start = time.perf_counter()
-    estimator.train(input_fn, max_steps=total_steps, hooks=[LoopClock()])
+    return estimator, input_fn
+
+
+def loop_hook(after_loop):
+    """A TF1 SessionRunHook calling `after_loop(global_step)` after every loop of the bridge."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+
+    class LoopHook(tf1.train.SessionRunHook):
+        # The bridge runs hooks once per loop of iterations_per_loop steps, as on TPU.
+        def before_run(self, run_context):
+            return tf1.train.SessionRunArgs(tf1.train.get_global_step())
+
+        def after_run(self, run_context, run_values):
+            after_loop(int(run_values.results) + 1)
+
+    return LoopHook()
+
+
+def run_bridge(num_replicas: int, steps_per_loop: int, total_steps: int) -> dict:
+    configure_devices(num_replicas)  # logical devices only; the bridge chooses its strategy
+    estimator, input_fn = build_bridge(num_replicas, steps_per_loop)
+    clock = StepClock(total_steps)
+    estimator.train(input_fn, max_steps=total_steps, hooks=[loop_hook(clock.loop_finished)])
     return clock.result()
 
 

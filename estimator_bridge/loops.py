@@ -13,6 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge import graph_step
+from estimator_bridge.bound_call import NUM_STEPS_SPEC, BoundLoop
 from estimator_bridge import hooks as hooks_lib
 from estimator_bridge import metrics as metrics_lib
 from estimator_bridge import summaries
@@ -60,10 +61,13 @@ class TrainLoop:
         self.hook_tensors = hooks_lib.SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
+        self._bound = None  # the BoundLoop of the iterator of the current train()
 
     def __call__(self, iterator, num_steps: int) -> np.ndarray:
-        with self._deployment.strategy.scope(), self._cache.scope():
-            losses = self._function(iterator, tf.constant(num_steps, tf.int32))
+        if self._bound is None or self._bound.iterator is not iterator:
+            with self._deployment.strategy.scope(), self._cache.scope():
+                self._bound = BoundLoop(self._function, iterator)
+        losses = self._bound(num_steps)
         for writer in self._host_call_writers:
             writer.flush()
         return losses.numpy()
@@ -73,7 +77,7 @@ class TrainLoop:
         if self.trace_count:
             return
         with self._deployment.strategy.scope(), self._cache.scope():
-            self._function.get_concrete_function(iterator, tf.TensorSpec([], tf.int32))
+            self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
 
     def _replica_step(self, features, labels):
         with self._cache.scope():
@@ -159,10 +163,13 @@ class EvalLoop:
         self.hook_tensors = hooks_lib.SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
+        self._bound = None  # the BoundLoop of the iterator of the current evaluate()
 
     def __call__(self, iterator, num_steps: int):
-        with self._cache.scope():
-            loss_sum = self._function(iterator, tf.constant(num_steps, tf.int32))
+        if self._bound is None or self._bound.iterator is not iterator:
+            with self._cache.scope():
+                self._bound = BoundLoop(self._function, iterator)
+        loss_sum = self._bound(num_steps)
         return np.float32(loss_sum.numpy())
 
     def trace(self, iterator) -> None:
@@ -170,7 +177,7 @@ class EvalLoop:
         if self.trace_count:
             return
         with self._cache.scope():
-            self._function.get_concrete_function(iterator, tf.TensorSpec([], tf.int32))
+            self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
 
     def _replica_step(self, features, labels):
         """One replica's eval step, built with TF1 graph semantics (only what is fetched runs).
