@@ -5,7 +5,8 @@ the order TF1's hooks did it: a checkpoint at the starting step (CheckpointSaver
 at most `iterations_per_loop` steps cut at checkpoint boundaries (TF1's CPU path saved exactly
 every `save_checkpoints_steps`: measured), the `loss` summary at the first step and every
 `save_summary_steps` after it, NaN checked on every step's loss (NanTensorHook: no final
-checkpoint), one log line per loop in Orbit's format, and a final checkpoint.
+checkpoint), `global_step/sec` at the steps TF1's StepCounterHook chose (step_rate.py), one
+log line per loop in Orbit's format, and a final checkpoint.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge import preemption
+from estimator_bridge.step_rate import StepRateReporter
 from estimator_bridge.summaries import EveryNSteps
 
 logger = logging.getLogger("estimator_bridge")
@@ -38,6 +40,9 @@ class TrainPlan:
       save_checkpoints_steps / save_checkpoints_secs: checkpoint cadence.
       save_summary_steps: `loss` summary cadence.
       global_batch_size: for `examples/sec` (None: not written).
+      rate_every_steps / rate_every_secs: when `global_step/sec` is reported (step_rate.py;
+        both None: never).
+      write_rates: whether those rates go into the event file (else only the log).
     """
 
     start_step: int
@@ -48,6 +53,9 @@ class TrainPlan:
     save_checkpoints_secs: float | None
     save_summary_steps: int | None
     global_batch_size: int | None
+    rate_every_steps: int | None = None
+    rate_every_secs: float | None = None
+    write_rates: bool = False
 
 
 @dataclasses.dataclass
@@ -128,6 +136,10 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
     save_checkpoint(step)
     last_checkpoint_step, last_checkpoint_time = step, time.monotonic()
     summary_timer = EveryNSteps(plan.save_summary_steps)
+    rate_reporter = StepRateReporter(
+        every_steps=plan.rate_every_steps, every_secs=plan.rate_every_secs,
+        global_batch_size=plan.global_batch_size,
+        summary_writer=summary_writer if plan.write_rates else None)
     data_left = plan.data_steps
     final_loss, loops = None, 0
     while True:
@@ -148,11 +160,8 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
             data_left -= size
         _check_nan(losses, step)
         _write_loss_summaries(summary_writer, summary_timer, losses, step)
+        rate_reporter.after_loop(new_step)
         steps_per_sec = (new_step - step) / elapsed if elapsed > 0 else float("inf")
-        rates = {"global_step/sec": steps_per_sec}
-        if plan.global_batch_size:
-            rates["examples/sec"] = steps_per_sec * plan.global_batch_size
-        summary_writer.scalars(new_step, rates)
         final_loss = float(losses[-1])
         logger.info("train | step: %d | steps/sec: %.1f | loss: %.7g", new_step, steps_per_sec,
                     final_loss)

@@ -18,7 +18,7 @@ from estimator_bridge import build, calling, checkpoints, controller, distribute
 from estimator_bridge import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge import hooks as hooks_lib
-from estimator_bridge import warm_start
+from estimator_bridge import step_rate, warm_start
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
 from estimator_bridge.model import ModelFunction
 from estimator_bridge.spec import ModeKeys
@@ -240,7 +240,8 @@ class _EstimatorBase:
             save_checkpoints_steps=self._config.save_checkpoints_steps,
             save_checkpoints_secs=self._config.save_checkpoints_secs,
             save_summary_steps=self._config.save_summary_steps,
-            global_batch_size=global_batch if isinstance(global_batch, int) else None)
+            global_batch_size=global_batch if isinstance(global_batch, int) else None,
+            **self._rate_cadence())
         global_step = self._cache["global_step"]
         hook_runner = self._hook_runner(hooks, train_loop, iterator)
         tf.summary.experimental.set_step(global_step)
@@ -287,6 +288,14 @@ class _EstimatorBase:
             strategy=self._deployment.strategy, spec_tensors=loop.hook_tensors)
         runner.begin()
         return runner
+
+    def _rate_cadence(self) -> dict:
+        """When TF1's Estimator reported global_step/sec: its StepCounterHook, every
+        log_step_count_steps steps, into model_dir."""
+        every = self._config.log_step_count_steps
+        if not every or every <= 0:
+            return {}
+        return {"rate_every_steps": every, "write_rates": True}
 
     def _steps_per_loop(self):
         parsed = parse_iterations_per_loop(self._config.tpu_config.iterations_per_loop)
@@ -466,6 +475,15 @@ class TPUEstimator(_EstimatorBase):
     def _global_batch_size(self, mode):
         return {ModeKeys.TRAIN: self._train_batch_size, ModeKeys.EVAL: self._eval_batch_size,
                 ModeKeys.PREDICT: self._predict_batch_size}[mode]
+
+    def _rate_cadence(self) -> dict:
+        """TPUEstimator's ExamplesPerSecondHook: every ceil(log_step_count_steps /
+        iterations_per_loop) steps, into model_dir only with save_summary_steps."""
+        every_steps, every_secs = step_rate.tpu_estimator_cadence(
+            self._config.log_step_count_steps,
+            parse_iterations_per_loop(self._config.tpu_config.iterations_per_loop))
+        return {"rate_every_steps": every_steps, "rate_every_secs": every_secs,
+                "write_rates": bool(self._config.save_summary_steps)}
 
     def _choose_deployment(self):
         return distribute.choose_deployment(self._config, use_tpu=self._use_tpu)
