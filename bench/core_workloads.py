@@ -214,7 +214,7 @@ def loop_hook(after_loop):
             return tf1.train.SessionRunArgs(tf1.train.get_global_step())
 
         def after_run(self, run_context, run_values):
-            after_loop(int(run_values.results) + 1)
+            after_loop(int(run_values.results))  # the step at the end of the loop
 
     return LoopHook()
 

@@ -243,14 +243,15 @@ class _EstimatorBase:
             global_batch_size=global_batch if isinstance(global_batch, int) else None,
             **self._rate_cadence())
         global_step = self._cache["global_step"]
-        hook_runner = self._hook_runner(hooks, train_loop, iterator)
+        hook_runner = self._hook_runner(hooks, train_loop, iterator,
+                                        step_after_loop=lambda: train_loop.last_global_step)
         tf.summary.experimental.set_step(global_step)
         try:
             controller.run_training(
                 plan,
                 run_loop=lambda num_steps: hook_runner.run_loop(
                     lambda: self._run_train_loop(train_loop, iterator, num_steps)),
-                read_step=self._global_step,
+                read_step=lambda: train_loop.last_global_step,
                 save_checkpoint=lambda step: writer.save(self._model_variables(), step,
                                                          deployment.strategy),
                 summary_writer=summary_writer, should_stop=hook_runner.stop_requested)
@@ -278,14 +279,15 @@ class _EstimatorBase:
     def _run_train_loop(self, train_loop, iterator, num_steps):
         return train_loop(iterator, num_steps)
 
-    def _hook_runner(self, hooks, loop, iterator):
+    def _hook_runner(self, hooks, loop, iterator, step_after_loop=None):
         """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see hooks.py)."""
         loop.hook_tensors.require_names(hooks_lib.tensor_names_wanted(hooks or ()))
         loop.trace(iterator)  # model_fn's hooks exist once the loop is traced
         runner = hooks_lib.HookRunner(
             list(hooks or ()) + list(loop.hook_tensors.hooks),
             variables=self._model_variables(), global_step=self._cache["global_step"],
-            strategy=self._deployment.strategy, spec_tensors=loop.hook_tensors)
+            strategy=self._deployment.strategy, spec_tensors=loop.hook_tensors,
+            step_after_loop=step_after_loop)
         runner.begin()
         return runner
 

@@ -213,6 +213,9 @@ def tensor_names_wanted(hooks) -> set:
 
 # ---- resolving fetches -----------------------------------------------------------------------
 
+_GLOBAL_STEP_NAMES = ("global_step", "global_step:0")
+
+
 class FetchResolver:
     """Turns a hook's fetches into numpy values (see the module docstring for what is allowed).
 
@@ -227,12 +230,17 @@ class FetchResolver:
         self.variables = variables
         self.strategy = strategy
 
-    def resolve(self, fetches, hook):
+    def resolve(self, fetches, hook, global_step=None):
+        """`global_step`: (variable, value after the loop) to answer its fetches without a read."""
         if fetches is None:
             return None
-        return tf.nest.map_structure(lambda fetch: self._resolve_one(fetch, hook), fetches)
+        return tf.nest.map_structure(lambda fetch: self._resolve_one(fetch, hook, global_step),
+                                     fetches)
 
-    def _resolve_one(self, fetch, hook):
+    def _resolve_one(self, fetch, hook, global_step=None):
+        if global_step is not None and (fetch is global_step[0] or (
+                isinstance(fetch, str) and fetch in _GLOBAL_STEP_NAMES)):
+            return np.asarray(global_step[1], dtype=np.int64)
         if isinstance(fetch, tf.Variable) or hasattr(fetch, "_distribute_strategy"):
             return np.asarray(fetch.numpy())
         if isinstance(fetch, str):
@@ -484,15 +492,20 @@ class HookRunner:
       global_step: the global step variable.
       strategy: the tf.distribute strategy (for checkpoints written by hooks).
       spec_tensors: the loop's `SpecHookTensors` (or None).
+      step_after_loop: `() -> int`, the global step the loop returned (None: read the
+        variable). Every hook's global-step fetch gets the step at the end of the loop, as
+        TF1 fetched all hooks' tensors in the Session.run itself, before any after_run.
     """
 
-    def __init__(self, hooks, *, variables, global_step, strategy, spec_tensors=None):
+    def __init__(self, hooks, *, variables, global_step, strategy, spec_tensors=None,
+                 step_after_loop=None):
         self._hooks = [_bridge_version(hook) for hook in hooks]
         for hook in self._hooks:
             if not isinstance(hook, SessionRunHook):
                 raise TypeError(f"All hooks must be SessionRunHook instances, given: {hook!r:.200}."
                                 " Subclass tf.compat.v1.train.SessionRunHook.")
         self._global_step = global_step
+        self._step_after_loop = step_after_loop
         self._resolver = FetchResolver(variables, spec_tensors, strategy)
         self._session = BridgeSession(self._resolver)
         self._stop_requested = False
@@ -539,8 +552,12 @@ class HookRunner:
             contexts.append(context)
             requests.append(request)
         result = run()
+        step = None
+        if self._step_after_loop is not None and self._global_step is not None:
+            step = (self._global_step, self._step_after_loop())
         for hook, context, request in zip(self._hooks, contexts, requests):
-            fetched = self._resolver.resolve(request.fetches, hook) if request is not None else None
+            fetched = (self._resolver.resolve(request.fetches, hook, global_step=step)
+                       if request is not None else None)
             self._call(hook, "after_run", context,
                        SessionRunValues(results=fetched, options=None, run_metadata=None))
             if context.stop_requested:
