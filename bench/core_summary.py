@@ -1,8 +1,11 @@
 """Summaries of core benchmark runs: medians with their spread, and paired ratios.
 
-Pure functions over the run records `core_bench` collects (one dict per process: impl,
-replicas, steps_per_loop, repeat, steps_per_sec, first_call_s, peak_rss_mb, or error), kept
-apart from the code that starts processes so that they can be checked on their own.
+Pure functions over the run records `core_bench` collects, kept apart from the code that
+starts processes so that they can be checked on their own:
+  separate runs   one dict per process: impl, replicas, steps_per_loop, repeat, steps_per_sec,
+                  first_call_s, peak_rss_mb, or error;
+  in-process runs one dict per `core_paired` process: replicas, steps_per_loop, repeat and
+                  `bridge_over_tf2_loop` (the median over its rounds of the loop-by-loop ratio).
 """
 
 from __future__ import annotations
@@ -33,8 +36,12 @@ def paired_ratios(runs: list[dict], numerator: str, denominator: str) -> list[fl
             if numerator in rates and denominator in rates]
 
 
-def summarize(raw_runs: list[dict], cells) -> list[dict]:
-    """One row per (replicas, steps_per_loop) cell: per-impl spreads, errors, paired ratios."""
+def summarize(raw_runs: list[dict], cells, in_process_runs=()) -> list[dict]:
+    """One row per (replicas, steps_per_loop) cell: per-impl spreads, errors, paired ratios.
+
+    `bridge_over_tf2_loop_in_process` is the spread over repeats of the in-process runs'
+    median ratios (n=0 when none ran for the cell).
+    """
     summary = []
     for replicas, steps_per_loop in cells:
         cell_runs = [run for run in raw_runs if run["replicas"] == replicas
@@ -48,5 +55,9 @@ def summarize(raw_runs: list[dict], cells) -> list[dict]:
                 row[impl]["errors"] = errors
         for baseline in BASELINES:
             row[f"bridge_over_{baseline}"] = spread(paired_ratios(cell_runs, "bridge", baseline))
+        row["bridge_over_tf2_loop_in_process"] = spread([
+            run["bridge_over_tf2_loop"]["median"] for run in in_process_runs
+            if run["replicas"] == replicas and run["steps_per_loop"] == steps_per_loop
+            and "error" not in run])
         summary.append(row)
     return summary

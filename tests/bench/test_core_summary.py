@@ -35,7 +35,9 @@ def test_summary_keeps_errors_and_leaves_ratios_empty_for_failed_baselines():
 
 def test_schedule_rotates_the_implementation_order_between_repeats():
     order = [(repeat, impl) for repeat, _, _, impl in core_bench.schedule([(8, 100)], 3)]
-    firsts = [impl for repeat, impl in order if (repeat, impl) == order[3 * repeat]]
+    # 8 replicas: bridge, tf2_loop, keras_fit and the in-process alternation (no TF 1.15).
+    assert len(order) == 3 * 4
+    firsts = [impl for repeat, impl in order if (repeat, impl) == order[4 * repeat]]
     assert firsts == ["bridge", "tf2_loop", "keras_fit"]
 
 
@@ -46,3 +48,14 @@ def test_known_keras_failure_is_named():
     assert failure["last_line"] == "0 derived errors ignored."
     assert "keras-team/keras#19246" in failure["known_issue"]
     assert "known_issue" not in core_bench.describe_failure("bridge", "Traceback\nValueError: x")
+
+
+def test_in_process_ratios_are_summarized_per_cell_over_repeats():
+    in_process = [{"replicas": 1, "steps_per_loop": 100, "repeat": repeat,
+                   "bridge_over_tf2_loop": {"median": ratio}}
+                  for repeat, ratio in enumerate([0.98, 1.02, 1.00])]
+    in_process.append({"replicas": 8, "steps_per_loop": 100, "repeat": 0, "error": {}})
+    one, eight = summarize([], [(1, 100), (8, 100)], in_process)
+    assert one["bridge_over_tf2_loop_in_process"] == {"median": 1.00, "min": 0.98, "max": 1.02,
+                                                      "n": 3}
+    assert eight["bridge_over_tf2_loop_in_process"]["n"] == 0
