@@ -118,8 +118,6 @@ def build_tf2_loop(strategy):
         return train_loop(iterator, tf.constant(num_steps)).numpy()
 
     run.step_counter = step_counter
-    run.function = train_loop
-    run.iterator = iterator
     return run
 
 
