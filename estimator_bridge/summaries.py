@@ -4,7 +4,8 @@ TF1's SummarySaverHook wrote `loss` every `save_summary_steps` steps, starting w
 step of each train() call (measured on TF 1.15: steps 1, 11, 21... for save_summary_steps=10,
 every step for 1); StepCounterHook wrote `global_step/sec` (its cadence: step_rate.py);
 evaluate() wrote its metrics into `model_dir/eval`. The bridge writes the same tags at the same
-steps, as `Summary.Value` protos with `simple_value`, so `tf.compat.v1.train.summary_iterator` reads both the same way.
+steps, as `Summary.Value` protos with `simple_value`, so `tf.compat.v1.train.summary_iterator`
+reads both the same way.
 """
 
 from __future__ import annotations
