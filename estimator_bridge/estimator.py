@@ -115,6 +115,11 @@ class _EstimatorBase:
           the export directory (bytes, as TF1 returned it).
         """
         self._check_export_targets()
+        if not checkpoint_path and self.latest_checkpoint() is None and \
+                self._warm_start_settings is not None:
+            # TF1's export without a trained model exports the warm-start checkpoint.
+            checkpoint_path = warm_start.checkpoint_prefix(
+                self._warm_start_settings.ckpt_to_initialize_from)
         return export_lib.export_saved_model(
             model_function=self._export_model_function(), model_dir=self._model_dir,
             serving_input_receiver_fn=serving_input_receiver_fn,
@@ -176,6 +181,24 @@ class _EstimatorBase:
     def _model_variables(self):
         return self._cache.variables
 
+    def _warm_start(self, mode):
+        """Warm starts as TF1 applied them in every mode when no checkpoint was restored.
+
+        TF 1.15's train(), evaluate() and predict() all call `_maybe_warm_start` after model_fn
+        (warm_start_from), and `init_from_checkpoint` in model_fn overrides the initializers
+        of that mode's graph: a fresh model_dir evaluates/predicts the warm-started weights.
+        """
+        warm_start.apply(settings=self._warm_start_settings,
+                         recorded=self._init_from_checkpoint.get(mode, []),
+                         variables=self._model_variables(), strategy=self._deployment.strategy)
+
+    def _initialize_without_checkpoint(self, mode):
+        """evaluate()/predict() without a checkpoint: TF1 ran the initializers, warm starts
+        included (a new Session's values, not whatever an earlier call left)."""
+        with self._deployment.strategy.scope():
+            self._cache.reset_to_initial_values()
+        self._warm_start(mode)
+
     def _restore(self, prefix):
         if prefix is None:
             return
@@ -217,9 +240,7 @@ class _EstimatorBase:
         data = self._make_input(input_fn, ModeKeys.TRAIN)
         self._build(ModeKeys.TRAIN, data)
         if latest is None:  # TF1 warm-started through initializers: only without a checkpoint
-            warm_start.apply(settings=self._warm_start_settings,
-                             recorded=self._init_from_checkpoint.get(ModeKeys.TRAIN, []),
-                             variables=self._model_variables(), strategy=deployment.strategy)
+            self._warm_start(ModeKeys.TRAIN)
         self._restore(latest)
         start_step = self._global_step()
         last_step = max_steps if max_steps is not None else (
@@ -335,8 +356,7 @@ class _EstimatorBase:
         if prefix is None:
             logger.warning("Could not find trained model in model_dir: %s, running "
                            "initialization to predict.", self._model_dir)
-            with deployment.strategy.scope():
-                self._cache.reset_to_initial_values()
+            self._initialize_without_checkpoint(ModeKeys.PREDICT)
         self._restore(prefix)
         loop = self._loop(ModeKeys.PREDICT, data, lambda: predict_lib.PredictLoop(
             deployment=deployment, cache=self._cache, model_function=self._model_function(),
@@ -383,8 +403,7 @@ class _EstimatorBase:
         if prefix is None:
             logger.info("Could not find trained model in model_dir: %s, running initialization "
                         "to evaluate.", self._model_dir)
-            with deployment.strategy.scope():
-                self._cache.reset_to_initial_values()
+            self._initialize_without_checkpoint(ModeKeys.EVAL)
         self._restore(prefix)
         eval_loop = self._loop(ModeKeys.EVAL, data, lambda: loops.EvalLoop(
             deployment=deployment, cache=self._cache, host_cache=self._host_cache,

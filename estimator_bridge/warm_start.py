@@ -14,7 +14,10 @@ restore ops that re-run at every step (FEASIBILITY.md section 6). The bridge the
   variables (same names, shapes, trainability): regexes, lists, `var_name_to_prev_var_name`
   and `var_name_to_vocab_info` (vocabulary remapping, evaluated in a Session on that graph);
 * `apply(...)` assigns the results to the model's variables eagerly in cross-replica context,
-  once, after the variables are created, only when model_dir holds no checkpoint (train()).
+  once, after the variables are created, only when no checkpoint is restored: in train(), and
+  in evaluate()/predict() on a model_dir without a checkpoint (TF 1.15 warm-started there too:
+  `Estimator._maybe_warm_start` runs in all three, and init_from_checkpoint's initializers are
+  part of every mode's graph).
   WarmStartSettings win over init_from_checkpoint for the same variable (TF1 applied them last).
 
 Errors name the variable, the checkpoint and both shapes, and say what to change.

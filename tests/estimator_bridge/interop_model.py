@@ -54,3 +54,31 @@ def make_model_fn(spec_class, cross_shard_optimizer=None, hidden_scope="dense"):
         return spec_class(mode=mode, loss=loss, train_op=train_op,
                           eval_metrics=(metric_fn, [labels, logits]))
     return model_fn
+
+
+def predict_input_fn(params):
+    """SERVING_INPUTS as features-only batches (predict)."""
+    dataset = tf.data.Dataset.from_tensor_slices({"x": SERVING_INPUTS})
+    return dataset.batch(params["batch_size"], drop_remainder=False)
+
+
+def make_warm_model_fn(spec_class, init_checkpoint, where):
+    """The model under scope 'bert', initialised from `init_checkpoint`'s 'dense' weights.
+
+    where: 'scaffold_fn' (BERT's TPU pattern: init_from_checkpoint inside scaffold_fn) or
+    'model_fn' (called directly after the variables exist, the GPU/CPU pattern).
+    """
+    base = make_model_fn(spec_class, hidden_scope="bert")
+
+    def model_fn(features, labels, mode, params):
+        def initialise():
+            tf1.train.init_from_checkpoint(init_checkpoint, {"dense/": "bert/"})
+            return tf1.train.Scaffold()
+
+        spec = base(features, labels, mode, params)
+        if where == "model_fn":
+            initialise()
+            return spec
+        return spec._replace(scaffold_fn=initialise)
+
+    return model_fn

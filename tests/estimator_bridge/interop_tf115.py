@@ -7,6 +7,9 @@ Runs in `.oracle/tf115` (CPython 3.7). Prints one JSON line.
       the checkpoint WARM_FROM (vars_to_warm_start=VARS_REGEX; PREV_SCOPE: the checkpoint's
       name for this model's 'new' scope, i.e. var_name_to_prev_var_name). Reports the
       per-step losses (from the `loss` summaries) and the final variables.
+  fresh MODEL_DIR WARM_FROM WHERE
+      evaluate() and predict() with no checkpoint in MODEL_DIR, warm-started from WARM_FROM
+      (WHERE: scaffold_fn | model_fn | warm_start_from); the metrics and predicted logits.
   export MODEL_DIR EXPORT_BASE
       export_saved_model(export_to_tpu=False) and the serving_default outputs on
       interop_model.SERVING_INPUTS.
@@ -70,7 +73,26 @@ def export(model_dir, export_base):
             "signatures": sorted(meta.signature_def)}
 
 
+def fresh(model_dir, warm_from, where):
+    """evaluate() and predict() on a model_dir without a checkpoint, warm-started from
+    WARM_FROM: by init_from_checkpoint (WHERE = scaffold_fn | model_fn) or by
+    warm_start_from (WHERE = warm_start_from)."""
+    config = tf.contrib.tpu.RunConfig(model_dir=model_dir)
+    if where == "warm_start_from":
+        model_fn, warm = m.make_model_fn(tf.contrib.tpu.TPUEstimatorSpec), warm_from
+    else:
+        model_fn, warm = m.make_warm_model_fn(tf.contrib.tpu.TPUEstimatorSpec, warm_from,
+                                              where), None
+    est = tf.contrib.tpu.TPUEstimator(
+        model_fn=model_fn, config=config, use_tpu=False, train_batch_size=16,
+        eval_batch_size=16, predict_batch_size=5, export_to_tpu=False, warm_start_from=warm)
+    metrics = est.evaluate(m.input_fn, steps=2)
+    predictions = list(est.predict(m.predict_input_fn))
+    return {"eval": {k: float(v) for k, v in metrics.items()},
+            "logits": [p["logits"].tolist() for p in predictions]}
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    result = train(*args) if command == "train" else export(*args)
+    result = {"train": train, "export": export, "fresh": fresh}[command](*args)
     print(json.dumps(result))

@@ -86,3 +86,41 @@ def test_warm_start_settings_match_tf115(tmp_path):
     source_kernel = tf.train.load_checkpoint(source).get_tensor("dense/kernel")
     np.testing.assert_array_equal(start.get_tensor("new/kernel"), source_kernel)
     np.testing.assert_array_equal(start.get_tensor("new/bias"), np.zeros(3, np.float32))
+
+
+def bridge_fresh(model_dir, warm_from, where):
+    """The bridge side of interop_tf115.py's `fresh` command."""
+    config = tpu.RunConfig(model_dir=str(model_dir))
+    if where == "warm_start_from":
+        model_fn, warm = model.make_model_fn(tpu.TPUEstimatorSpec), warm_from
+    else:
+        model_fn, warm = model.make_warm_model_fn(tpu.TPUEstimatorSpec, warm_from, where), None
+    estimator = tpu.TPUEstimator(
+        model_fn=model_fn, config=config, use_tpu=False, train_batch_size=16,
+        eval_batch_size=16, predict_batch_size=5, warm_start_from=warm)
+    metrics = estimator.evaluate(model.input_fn, steps=2)
+    predictions = list(estimator.predict(model.predict_input_fn))
+    return {"eval": {k: float(v) for k, v in metrics.items()},
+            "logits": [p["logits"].tolist() for p in predictions]}
+
+
+@pytest.mark.parametrize("where", ["scaffold_fn", "model_fn", "warm_start_from"])
+def test_evaluate_and_predict_without_a_checkpoint_warm_start_as_tf115(tmp_path, where):
+    """TF 1.15 warm-starts in every mode when model_dir has no checkpoint (issue 17: the
+    bridge applied init_from_checkpoint in train() only, so a fresh evaluate/predict silently
+    used the random initial weights)."""
+    tf115("train", str(tmp_path / "source"), "8")
+    source = str(tmp_path / "source")
+    oracle = tf115("fresh", str(tmp_path / "oracle"), source, where)
+    bridge = bridge_fresh(tmp_path / "bridge", source, where)
+    assert sorted(bridge["eval"]) == sorted(oracle["eval"])
+    for key, value in oracle["eval"].items():
+        np.testing.assert_allclose(bridge["eval"][key], value, rtol=TOLERANCE, err_msg=key)
+    np.testing.assert_allclose(bridge["logits"], oracle["logits"], rtol=TOLERANCE,
+                               atol=TOLERANCE)
+    # The logits really are the source's: a cold start (kernel KERNEL_INIT) gives others.
+    kernel = tf.train.load_checkpoint(source).get_tensor("dense/kernel")
+    bias = tf.train.load_checkpoint(source).get_tensor("dense/bias")
+    np.testing.assert_allclose(oracle["logits"], model.SERVING_INPUTS @ kernel + bias,
+                               rtol=1e-5, atol=1e-6)
+    assert not list(tmp_path.glob("bridge/model.ckpt*"))  # evaluate/predict never save

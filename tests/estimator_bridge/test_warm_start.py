@@ -189,3 +189,21 @@ def test_warm_start_from_of_the_wrong_type():
     with pytest.raises(ValueError, match=r"warm_start_from must be a string or a "
                                          r"WarmStartSettings, instead got int 3"):
         make_estimator("/tmp/unused", warm_start_from=3)
+
+
+def test_export_without_a_checkpoint_exports_the_warm_start_checkpoint(source, tmp_path):
+    """TF1's export_saved_model on an untrained model_dir with warm_start_from exported the
+    warm-start checkpoint (Estimator._export_all_saved_models)."""
+    from estimator_bridge import export
+
+    estimator = make_estimator(tmp_path / "fresh", warm_start_from=source, export_to_tpu=False)
+    export_dir = estimator.export_saved_model(
+        str(tmp_path / "export"), model.serving_input_receiver_fn_with(export.ServingInputReceiver))
+    served = tf.saved_model.load(os.fsdecode(export_dir)).signatures["serving_default"](
+        x=tf.constant(model.SERVING_INPUTS))
+    expected = model.SERVING_INPUTS @ tensor(source, "dense/kernel") + tensor(source, "dense/bias")
+    np.testing.assert_allclose(served["logits"].numpy(), expected, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="Couldn't find trained model"):
+        make_estimator(tmp_path / "cold", export_to_tpu=False).export_saved_model(
+            str(tmp_path / "export"),
+            model.serving_input_receiver_fn_with(export.ServingInputReceiver))
