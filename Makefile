@@ -6,7 +6,7 @@ ORACLE_A := .oracle/tf115
 ORACLE_B := .oracle/tf215
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
+.PHONY: corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
 
 env: $(VENV)/.done
 $(VENV)/.done: pyproject.toml
@@ -66,6 +66,16 @@ bench-migrate: env
 # The codemod over installed TF/Keras and TF 1.15 trees (thousands of files; slow).
 bench-migrate-large: env oracles
 	$(PY) -m bench.migrate_large_trees
+
+# The codemod on the real-code corpus (bench/corpus/manifest.json): fetched snapshots under
+# MIRROR are materialised into CORPUS (never committed), then audited (bench/results/corpus_audit.json).
+MIRROR ?= /work/.mirror
+CORPUS ?= /work/realcode/corpus
+corpus:
+	$(PY) -m bench.corpus.materialise $(CORPUS) --mirror $(MIRROR)
+
+corpus-audit: env corpus
+	$(PY) -m bench.corpus_audit $(CORPUS)
 
 # Re-record every golden from the oracles (the oracle tests check the committed ones stay true).
 goldens: env oracles
