@@ -6,7 +6,7 @@ ORACLE_A := .oracle/tf115
 ORACLE_B := .oracle/tf215
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
+.PHONY: FORCE corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
 
 env: $(VENV)/.done
 $(VENV)/.done: pyproject.toml
@@ -17,26 +17,19 @@ $(VENV)/.done: pyproject.toml
 
 oracles: oracle-a oracle-b
 oracle-a: $(ORACLE_A)/.done
-$(ORACLE_A)/.done: oracle/requirements-tf115.txt
-	rm -rf $(ORACLE_A)
-	PYENV_VERSION=3.7.16 python3.7 -m venv $(ORACLE_A)
-	$(ORACLE_A)/bin/python -m pip install -q --upgrade 'pip<24'
-	$(ORACLE_A)/bin/python -m pip install -q -r oracle/requirements-tf115.txt
-	$(ORACLE_A)/bin/python -c "import tensorflow as tf; assert tf.__version__ == '1.15.0', tf.__version__; tf.contrib.tpu.TPUEstimator"
-	touch $@
+# One builder for the checkout's oracles and verify's cache (verify/oracles.py, pins in
+# verify/requirements/): it rebuilds only when the recipe's fingerprint in .done changes.
+$(ORACLE_A)/.done: FORCE
+	$(PYTHON) -m verify.oracles ensure tf115 $(ORACLE_A)
 oracle-b: $(ORACLE_B)/.done
-$(ORACLE_B)/.done: oracle/requirements-tf215.txt
-	rm -rf $(ORACLE_B)
-	$(PYTHON) -m venv $(ORACLE_B)
-	$(ORACLE_B)/bin/python -m pip install -q --upgrade pip
-	$(ORACLE_B)/bin/python -m pip install -q -r oracle/requirements-tf215.txt
-	$(ORACLE_B)/bin/python -m pip install -q --no-deps --force-reinstall tf-estimator-nightly==2.16.0.dev2024012409
-	$(ORACLE_B)/bin/python -c "import tensorflow as tf; assert tf.__version__ == '2.15.1', tf.__version__; tf.compat.v1.estimator.tpu.TPUEstimator"
-	touch $@
+$(ORACLE_B)/.done: FORCE
+	$(PYTHON) -m verify.oracles ensure tf215 $(ORACLE_B)
+FORCE:
 
-# Main job: migrate the shipped legacy examples and compare their numbers with the oracle goldens.
+# Main job: verify the shipped legacy examples (imports swapped, compat runner, after estimator-migrate)
+# against their oracle goldens, with the engine `estimator-migrate verify` uses for any program.
 demo: env
-	$(PY) -m legacy_examples.compare
+	$(PY) -m verify.shipped
 
 # The whole suite, oracle tests included (they need the oracle environments).
 test: env oracles
@@ -79,7 +72,7 @@ corpus-audit: env corpus
 
 # Re-record every golden from the oracles (the oracle tests check the committed ones stay true).
 goldens: env oracles
-	$(PY) -m legacy_examples.record
+	$(PY) -m verify.goldens
 	$(PY) -m tests.estimator_bridge.core_goldens.record
 
 clean:

@@ -2,7 +2,7 @@
 
 import math
 
-from legacy_examples.golden import compare, flatten_numbers, loss_at_last_step
+from verify.compare import compare, flatten_numbers, loss_at_last_step
 
 GOLDEN = {
     "scalars": {"loss": {"1": 2.0, "2": 1.5}},
@@ -80,7 +80,7 @@ def test_last_loss_comes_from_summaries_or_keras_rows():
 
 
 def test_keras3_running_means_turn_back_into_batch_losses():
-    from legacy_examples.golden import per_batch_from_running_means
+    from verify.compare import per_batch_from_running_means
 
     batch_losses = [4.0, 2.0, 3.0, 1.0, 5.0]  # two epochs: 3 steps, then 2
     running = [[1, 4.0], [2, 3.0], [3, 3.0], [4, 1.0], [5, 3.0]]

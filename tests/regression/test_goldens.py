@@ -11,10 +11,10 @@ import json
 import numpy as np
 import pytest
 
-from legacy_examples import harvest
+from verify import harvest
 from legacy_examples.catalog import EXAMPLES
-from legacy_examples.environments import ORACLE_VERSIONS
-from legacy_examples.golden import flatten_numbers, load_golden
+from verify.environments import ORACLE_VERSIONS
+from verify.compare import flatten_numbers, load_golden
 
 EXAMPLE_NAMES = [example.name for example in EXAMPLES]
 
@@ -81,7 +81,7 @@ def test_golden_files_are_plain_sorted_json():
 
 
 def test_program_environment_drops_what_importing_current_tensorflow_sets(monkeypatch):
-    from legacy_examples.environments import program_env
+    from verify.environments import program_env
 
     import tensorflow  # noqa: F401  (sets TF2_BEHAVIOR=1 in os.environ)
 

@@ -10,8 +10,8 @@ oracle environment drifted, and the regression tests would be holding the bridge
 import pytest
 
 from legacy_examples.catalog import EXAMPLES
-from legacy_examples.golden import compare, load_golden
-from legacy_examples.record import record_live
+from verify.compare import compare, load_golden
+from verify.goldens import record_live
 
 pytestmark = pytest.mark.oracle
 

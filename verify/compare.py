@@ -24,7 +24,7 @@ from pathlib import Path
 
 # Sections of a harvest that hold numbers to compare; everything else is provenance.
 COMPARED_SECTIONS = ("scalars", "eval", "predictions", "train_losses", "history", "variables",
-                     "serving")
+                     "serving", "evaluation", "outputs")
 # Non-numeric leaves that must be equal (the checkpoint the run ended with).
 COMPARED_STRINGS = ("final_checkpoint",)
 DEFAULT_FLOOR = 1e-3
@@ -34,7 +34,7 @@ def load_golden(path: Path) -> dict:
     """The golden document; FileNotFoundError names the command that records it."""
     if not path.exists():
         raise FileNotFoundError(
-            f"no golden at {path}; record it with `python -m legacy_examples.record "
+            f"no golden at {path}; record it with `python -m verify.goldens "
             f"{path.parent.name}` (needs the oracles: `make oracles`).")
     return json.loads(path.read_text())
 

@@ -16,9 +16,17 @@ the example's stdout, so that a run is judged by what it wrote:
 * the outputs of an exported SavedModel's serving signature on given inputs, and the tag
   sets of its meta graphs (``export_to_tpu=False`` must leave only ``["serve"]``).
 
+For any user program (`verify`), ``"everything": true`` reads what it wrote without knowing
+the program: every scalar tag of the event files in model_dir and in its evaluation folders
+(``eval``, ``eval_<name>``), every variable of the final checkpoint, the names, shapes and dtypes
+of all its tensors, and the numbers of the text files the program wrote at the top of model_dir
+(``eval_results.txt``, ``test_results.tsv``, ...). Rates measured by the clock (tags ending in
+``/sec``) are left out: they differ between any two runs.
+
 Usage: python harvest.py MODEL_DIR SPEC_JSON  -> prints one JSON line.
 SPEC_JSON: {"tags": [...], "variables": [...], "values_per_variable": 16,
             "serving": {"export_glob": "export/*", "inputs": {name: [values]}}}  (serving optional)
+       or  {"everything": true, "values_per_variable": 16}
 """
 
 from __future__ import absolute_import, division, print_function
@@ -28,6 +36,8 @@ import hashlib
 import json
 import os
 import sys
+
+import re
 
 import numpy as np
 import tensorflow as tf
@@ -150,7 +160,88 @@ def read_serving(model_dir, serving):
             "outputs": dict((k, np.asarray(v).tolist()) for k, v in sorted(outputs.items()))}
 
 
+CLOCK_TAG_SUFFIX = "/sec"
+OUTPUT_EXTENSIONS = (".txt", ".tsv", ".csv", ".json")
+MAX_OUTPUT_BYTES = 4 * 1024 * 1024
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b", re.IGNORECASE)
+
+
+def read_all_scalars(folder):
+    """{tag: {step: value}} for every scalar (size-1) summary in the event files directly in folder."""
+    scalars = {}
+    for path in sorted(glob.glob(os.path.join(folder, "events.out.tfevents.*"))):
+        for event in tf.compat.v1.train.summary_iterator(path):
+            for value in event.summary.value:
+                if value.tag.endswith(CLOCK_TAG_SUFFIX):
+                    continue
+                if value.HasField("simple_value"):
+                    number = float(value.simple_value)
+                elif value.HasField("tensor"):
+                    array = tf.make_ndarray(value.tensor)
+                    if array.size != 1 or array.dtype.kind not in "fiub":
+                        continue
+                    number = float(array.reshape(-1)[0])
+                else:
+                    continue
+                scalars.setdefault(value.tag, {})[str(int(event.step))] = number
+    return scalars
+
+
+def read_evaluations(model_dir):
+    """{folder: scalars} for the evaluation folders an Estimator writes (eval, eval_<name>)."""
+    evaluations = {}
+    for folder in sorted(glob.glob(os.path.join(model_dir, "eval*"))):
+        if os.path.isdir(folder):
+            scalars = read_all_scalars(folder)
+            if scalars:
+                evaluations[os.path.basename(folder)] = scalars
+    return evaluations
+
+
+def read_outputs(model_dir):
+    """{file: [numbers]} for the small text files at the top of model_dir (the program's outputs)."""
+    outputs = {}
+    for path in sorted(glob.glob(os.path.join(model_dir, "*"))):
+        name = os.path.basename(path)
+        if (not os.path.isfile(path) or not name.endswith(OUTPUT_EXTENSIONS)
+                or os.path.getsize(path) > MAX_OUTPUT_BYTES):
+            continue
+        with open(path, errors="replace") as text:
+            outputs[name] = [float(number) for number in NUMBER.findall(text.read())]
+    return outputs
+
+
+def read_checkpoint_everything(model_dir, values_per_variable):
+    """(checkpoint basename, {name: summary}, {name: [dtype, shape]}) of the final checkpoint."""
+    path = tf.train.latest_checkpoint(model_dir)
+    if path is None:
+        return None, {}, {}
+    reader = tf.train.load_checkpoint(path)
+    variables, names = {}, {}
+    dtypes = reader.get_variable_to_dtype_map()
+    for name, shape in sorted(reader.get_variable_to_shape_map().items()):
+        names[name] = [dtypes[name].name, list(shape)]
+        tensor = np.asarray(reader.get_tensor(name))
+        if tensor.dtype.kind in "fiub":
+            variables[name] = summarise(tensor, values_per_variable)
+    return os.path.basename(path), variables, names
+
+
+def harvest_everything(model_dir, spec):
+    values_per_variable = spec.get("values_per_variable", 16)
+    checkpoint, variables, names = read_checkpoint_everything(model_dir, values_per_variable)
+    result = {"tensorflow": tf.__version__, "scalars": read_all_scalars(model_dir),
+              "evaluation": read_evaluations(model_dir), "outputs": read_outputs(model_dir),
+              "variables": variables, "checkpoint_names": names, "final_checkpoint": checkpoint}
+    ckpt0 = os.path.join(model_dir, "model.ckpt-0")
+    if os.path.exists(ckpt0 + ".index"):
+        result["ckpt0_sha256"] = checkpoint_digest(ckpt0)
+    return result
+
+
 def harvest(model_dir, spec):
+    if spec.get("everything"):
+        return harvest_everything(model_dir, spec)
     values_per_variable = spec.get("values_per_variable", 16)
     result = {"tensorflow": tf.__version__,
               "scalars": read_scalars(model_dir, spec.get("tags", []))}

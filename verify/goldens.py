@@ -1,9 +1,9 @@
 """Record goldens: run each legacy example in its oracle, twice, and keep what it produced.
 
-    python -m legacy_examples.record [NAME ...]        # all examples when no name is given
-    python -m legacy_examples.record --check NAME      # re-record into a temp dir, compare only
+    python -m verify.goldens [NAME ...]        # all examples when no name is given
+    python -m verify.goldens --check NAME      # re-record into a temp dir, compare only
 
-A golden must come from a deterministic program (DESIGN.md section 5), so every example runs
+A golden must come from a deterministic program (docs/verify.md, determinism), so every example runs
 twice in fresh model_dirs and the two harvests must be identical to the last bit; otherwise
 nothing is written and the differing numbers are printed. The first run's start state
 (``model.ckpt-0`` or Keras initial weights) is kept beside the golden: current-TF runs start
@@ -21,24 +21,15 @@ import time
 from pathlib import Path
 
 from legacy_examples.catalog import BY_NAME, EXAMPLES, LegacyExample
-from legacy_examples.environments import harvest, oracle_python, program_env, run_program
-from legacy_examples.golden import compare
+from verify.compare import compare
+from verify.environments import harvest, oracle_python, program_env, run_program
+from verify.shipped_runs import example_argv, harvest_spec
 
 RUNS_PER_GOLDEN = 2
 
 
 class NotDeterministic(RuntimeError):
     """Two oracle runs of the same example disagree: the example must be fixed, not recorded."""
-
-
-def harvest_spec(example: LegacyExample) -> dict:
-    return {"tags": list(example.tags), "variables": list(example.variables),
-            "values_per_variable": 16, "serving": example.serving}
-
-
-def example_argv(python: Path | str, example: LegacyExample, model_dir: Path) -> list[str]:
-    flags = [flag.replace("{model_dir}", str(model_dir)) for flag in example.flags]
-    return [str(python), str(example.script_path), f"{example.model_dir_flag}={model_dir}", *flags]
 
 
 def run_in_oracle(example: LegacyExample, model_dir: Path) -> dict:

@@ -1,6 +1,6 @@
-"""Regression path (a): run a legacy script with only its TensorFlow imports swapped.
+"""The "swapped" side: run a legacy script with only its TensorFlow imports swapped.
 
-    python -m legacy_examples.swapped SCRIPT [ARGS...]
+    python -m verify.swapped_imports SCRIPT [ARGS...]
 
 The script (and every module it imports from its own folder, such as BERT's modeling.py) is
 executed as ``__main__`` after exactly the import lines in IMPORT_SWAPS are rewritten to point at
@@ -32,7 +32,7 @@ _COMPILED_SWAPS = tuple((re.compile(rf"^(?P<indent>[ \t]*){pattern}[ \t]*$", re.
 
 
 class CompatUnavailable(RuntimeError):
-    """The bridge's TF1 namespace does not exist (yet): path (a) cannot run."""
+    """The bridge's TF1 namespace does not exist (yet): the swapped side cannot run."""
 
 
 def swap_imports(source: str) -> tuple[str, int]:
@@ -80,7 +80,7 @@ class SiblingModuleFinder(importlib.abc.MetaPathFinder):
 def require_compat() -> None:
     if importlib.util.find_spec(COMPAT_MODULE) is None:
         raise CompatUnavailable(
-            f"{COMPAT_MODULE} does not exist yet: path (a) swaps `import tensorflow as tf` to it, "
+            f"{COMPAT_MODULE} does not exist yet: the swapped side swaps `import tensorflow as tf` to it, "
             "so it needs the bridge's TF1-shaped namespace (compat layer).")
 
 
@@ -110,7 +110,7 @@ def run_script(script: Path, args: list[str]) -> None:
 
 def main() -> None:
     if len(sys.argv) < 2:
-        raise SystemExit("usage: python -m legacy_examples.swapped SCRIPT [ARGS...]")
+        raise SystemExit("usage: python -m verify.swapped_imports SCRIPT [ARGS...]")
     run_script(Path(sys.argv[1]), sys.argv[2:])
 
 

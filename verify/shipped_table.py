@@ -1,7 +1,7 @@
-"""The main job's side-by-side table: one row per (example, path), built from a golden and a run.
+"""The main job's side-by-side table: one row per (example, side), built from a golden and a run.
 
 Pure: rows are made from data (a golden, a harvested run or the reason there is none) and
-rendered with rich; running anything is compare.py's business.
+rendered with rich; running anything is shipped.py's business.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rich.table import Table
 
-from legacy_examples.golden import Comparison, loss_at_last_step
+from verify.compare import Comparison, loss_at_last_step
 
 # rtol for one device (issue 4). Why it can be this tight: golden.py's module docstring.
 DEFAULT_RTOL = 1e-6
@@ -23,7 +23,7 @@ PASS, FAIL, NOT_RUN, KNOWN_GAP = "PASS", "FAIL", "NOT RUN", "KNOWN GAP"
 class Row:
     example: str
     oracle: str
-    path: str
+    side: str
     steps: str
     oracle_loss: str
     our_loss: str
@@ -50,7 +50,7 @@ def _loss_cells(golden_result: dict, tag: str | None, our_result: dict | None):
     return steps, oracle_loss, our_loss
 
 
-def compared_row(example, golden: dict, path: str, ours: dict, comparison: Comparison,
+def compared_row(example, golden: dict, side: str, ours: dict, comparison: Comparison,
                  rtol: float = DEFAULT_RTOL) -> Row:
     """A row for a run that finished: PASS when every golden number is matched within rtol."""
     tag = example.tags[0] if example.tags else None
@@ -61,16 +61,16 @@ def compared_row(example, golden: dict, path: str, ours: dict, comparison: Compa
         note = ", ".join([note] * bool(note) + [f"{k} rtol {v:g}" for k, v in example.section_rtol.items()])
     if failures:
         note = f"{len(failures)} mismatch(es), first: {failures[0]}"
-    return Row(example.name, f"TF {golden['tensorflow']}", path, steps, oracle_loss, our_loss,
+    return Row(example.name, f"TF {golden['tensorflow']}", side, steps, oracle_loss, our_loss,
                f"{comparison.max_relative:.1e}", _format_eval(golden["result"]), _format_eval(ours),
                PASS if not failures else FAIL, note)
 
 
-def failed_row(example, golden: dict, path: str, reason: str, *, ran: bool) -> Row:
-    """A row for a run that crashed (FAIL) or a path that cannot run here (NOT RUN)."""
+def failed_row(example, golden: dict, side: str, reason: str, *, ran: bool) -> Row:
+    """A row for a run that crashed (FAIL) or a side that cannot run here (NOT RUN)."""
     steps, oracle_loss, _ = _loss_cells(golden["result"], example.tags[0] if example.tags else None,
                                         None)
-    return Row(example.name, f"TF {golden['tensorflow']}", path, steps, oracle_loss, "-", "-",
+    return Row(example.name, f"TF {golden['tensorflow']}", side, steps, oracle_loss, "-", "-",
                _format_eval(golden["result"]), "-", FAIL if ran else NOT_RUN, reason)
 
 
@@ -78,7 +78,7 @@ def render(rows: list[Row], rtol: float | None = None) -> Table:
     tolerance = f"rtol {rtol:g}" if rtol else f"rtol {DEFAULT_RTOL:g} unless the catalog measured otherwise"
     table = Table(title=f"Legacy examples on current TensorFlow vs the oracles ({tolerance})",
                   show_lines=True)
-    for header, justify in (("example", "left"), ("oracle", "left"), ("path", "center"),
+    for header, justify in (("example", "left"), ("oracle", "left"), ("side", "center"),
                             ("steps", "right"), ("oracle loss", "right"), ("our loss", "right"),
                             ("max rel diff", "right"), ("oracle eval", "left"),
                             ("our eval", "left"), ("verdict", "center")):
@@ -88,7 +88,7 @@ def render(rows: list[Row], rtol: float | None = None) -> Table:
         verdict = f"[{style[row.verdict]}]{row.verdict}[/]"
         if row.note:
             verdict += f"\n{row.note}"
-        table.add_row(row.example, row.oracle, row.path, row.steps, row.oracle_loss, row.our_loss,
+        table.add_row(row.example, row.oracle, row.side, row.steps, row.oracle_loss, row.our_loss,
                       row.max_relative, row.oracle_eval, row.our_eval, verdict)
     return table
 

@@ -1,7 +1,7 @@
-"""Regression path (c): a legacy example migrated by the CLI runs on TF 2.21 and matches its golden.
+"""The migrated side: a legacy example migrated by the CLI runs on TF 2.21 and matches its golden.
 
 The example is rewritten with `estimator-migrate --output-dir`, run with plain `python` from the
-oracle's step-0 checkpoint, harvested by the legacy-examples harvester and compared with the
+oracle's step-0 checkpoint, harvested by verify's harvester and compared with the
 oracle's golden. Predictions are switched off until estimator_bridge ships `predict`.
 """
 
@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from legacy_examples.catalog import EXAMPLES
-from legacy_examples.current import run_current
-from legacy_examples.environments import harvest, program_env
-from legacy_examples.golden import compare, load_golden
-from legacy_examples.record import harvest_spec
+from verify.shipped_runs import harvest_spec, run_current
+from verify.environments import harvest, program_env
+from verify.compare import compare, load_golden
 
 REPO = Path(__file__).resolve().parents[2]
 # Relative tolerance against the golden, the one the regression tests of issue 4 use for the
@@ -72,10 +71,10 @@ def test_migrated_example_matches_its_golden(name, migrated_examples, tmp_path):
 def test_migrated_bert_matches_its_golden_within_the_catalog_tolerances(tmp_path):
     """BERT exercises contrib's layer_norm (-> estimator_bridge.layers.layer_norm) and TF1
     Dimension reads (`shape[-1].value` -> tf.compat.dimension_value); the run goes through
-    legacy_examples' own path (c) launcher, with the tolerances the catalog measured."""
+    verify's own migrated-side launcher, with the tolerances the catalog measured."""
     example = BY_NAME["bert_classifier"]
     golden = load_golden(example.golden_path)
-    ours = run_current(example, tmp_path / "model_dir", "c")
+    ours = run_current(example, tmp_path / "model_dir", "migrated")
     comparison = compare(golden["result"], ours)
     assert comparison.failures(example.rtol, section_rtol=example.section_rtol) == []
     assert len(comparison.pairs) > 60

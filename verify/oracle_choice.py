@@ -1,0 +1,123 @@
+"""Which oracle a program was written for, read from what it imports (``--oracle`` overrides).
+
+  * anything under ``tensorflow.contrib`` (``tf.contrib.tpu``, ``tf.contrib.layers``...),
+    ``keras_to_tpu_model``, or a plain ``import tensorflow as tf`` program: TF 1.15 (`tf115`),
+    the last TensorFlow with `tf.contrib`;
+  * ``tensorflow.compat.v1`` / ``tensorflow_estimator`` code without `tf.contrib`: TF 2.15 +
+    tf-estimator-nightly (`tf215`), the last TensorFlow with `tf.compat.v1.estimator`.
+
+The script and the modules it imports from its own folder (and ``--path`` folders) are read,
+transitively: BERT's run_classifier.py reaches tf.contrib only through modeling.py.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_FILES = 400
+
+# (dotted prefix of a used name, oracle, why). First match in this order wins across all files:
+# a single tf.contrib use anywhere pins TF 1.15.
+RULES: tuple[tuple[str, str, str], ...] = (
+    ("tensorflow.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
+    ("tensorflow.compat.v1.keras.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
+    ("keras_to_tpu_model", "tf115", "uses keras_to_tpu_model (tf.contrib.tpu, TF 1.x)"),
+    ("tensorflow.compat.v1", "tf215", "uses tensorflow.compat.v1 (TF 2.x-era TF1 code)"),
+    ("tensorflow_estimator", "tf215", "imports tensorflow_estimator (TF 2.x-era Estimator code)"),
+    ("tensorflow", "tf115", "imports tensorflow without compat.v1 (TF 1.x code)"),
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    oracle: str
+    reason: str  # "run_classifier.py:25 uses tf.contrib ..."
+
+
+class NoTensorFlow(ValueError):
+    """The program never imports TensorFlow: there is nothing to verify against an oracle."""
+
+
+def _used_names(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, dotted name) for every import and every attribute chain on an imported TF alias."""
+    aliases: dict[str, str] = {}
+    used: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                used.append((node.lineno, alias.name))
+                aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                used.append((node.lineno, f"{node.module}.{alias.name}"))
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            chain = []
+            current: ast.AST = node
+            while isinstance(current, ast.Attribute):
+                chain.append(current.attr)
+                current = current.value
+            if isinstance(current, ast.Name) and current.id in aliases:
+                used.append((node.lineno, ".".join([aliases[current.id], *reversed(chain)])))
+        elif isinstance(node, ast.Name) and node.id == "keras_to_tpu_model":
+            used.append((node.lineno, "keras_to_tpu_model"))
+    return used
+
+
+def _local_modules(tree: ast.AST, folders: list[Path]) -> list[Path]:
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            relative = Path(*name.split("."))
+            for folder in folders:
+                for candidate in (folder / f"{relative}.py", folder / relative / "__init__.py"):
+                    if candidate.is_file():
+                        found.append(candidate.resolve())
+    return found
+
+
+def program_files(script: Path, python_path: tuple[Path, ...] = ()) -> list[Path]:
+    """The script and the local modules it imports, transitively (at most MAX_FILES)."""
+    folders = [script.resolve().parent, *(Path(p).resolve() for p in python_path)]
+    seen: list[Path] = []
+    queue = [script.resolve()]
+    while queue and len(seen) < MAX_FILES:
+        path = queue.pop(0)
+        if path in seen:
+            continue
+        seen.append(path)
+        try:
+            tree = ast.parse(path.read_text(errors="replace"), str(path))
+        except SyntaxError:
+            continue
+        queue += [module for module in _local_modules(tree, folders) if module not in seen]
+    return seen
+
+
+def choose_oracle(script: Path, python_path: tuple[Path, ...] = ()) -> Choice:
+    """The oracle for `script` and why; NoTensorFlow when it imports no TensorFlow at all."""
+    best: tuple[int, Choice] | None = None
+    for path in program_files(script, python_path):
+        try:
+            tree = ast.parse(path.read_text(errors="replace"), str(path))
+        except SyntaxError as error:
+            raise ValueError(f"{path}:{error.lineno}: cannot parse ({error.msg}); verify needs Python 3 source "
+                             "(run the program's own Python 2 conversion first)") from error
+        for line, name in _used_names(tree):
+            for rank, (prefix, oracle, why) in enumerate(RULES):
+                if name == prefix or name.startswith(prefix + "."):
+                    if best is None or rank < best[0]:
+                        best = (rank, Choice(oracle, f"{path.name}:{line} {why}"))
+                    break
+    if best is None:
+        raise NoTensorFlow(f"{script} does not import TensorFlow (nor do its local modules); "
+                           "verify compares TensorFlow programs with their original TensorFlow")
+    return best[1]

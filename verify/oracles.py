@@ -1,0 +1,207 @@
+"""Find or build the oracle environments (the TensorFlow a legacy program was written for).
+
+One builder for both users of the oracles:
+  * `make oracles` builds the checkout's `.oracle/tf115` and `.oracle/tf215` (tests, goldens):
+    ``python -m verify.oracles ensure tf115 .oracle/tf115``;
+  * `verify` on a user's program uses, in this order, ``$ESTIMATOR_BRIDGE_ORACLES/<name>``, the
+    checkout's `.oracle/<name>` when it runs from a checkout, then the cache folder
+    (``$XDG_CACHE_HOME/estimator-bridge/oracles/<name>``, default ``~/.cache/...``), and builds it
+    there once when none exists (pip downloads the pinned wheels; nothing else is fetched).
+
+An environment is complete when its ``.done`` file exists; the file holds the fingerprint of the
+recipe that built it (requirements text included), so a changed pin rebuilds it. An empty
+``.done`` (written by the Makefile before this module existed) is accepted and upgraded.
+
+Stdlib only: `make oracles` runs it with the system CPython before the project's venv exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from verify.oracle_recipes import INSTALL_HINTS, PYTHON_ENV_VARIABLE, RECIPES, OracleRecipe
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CHECKOUT_ORACLES = REPO_ROOT / ".oracle"
+ORACLES_ENV_VARIABLE = "ESTIMATOR_BRIDGE_ORACLES"
+DONE = ".done"
+
+
+class OracleUnavailable(RuntimeError):
+    """No usable oracle environment, and it could not (or may not) be built; says how to fix."""
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "estimator-bridge" / "oracles"
+
+
+def fingerprint(recipe: OracleRecipe) -> str:
+    """Changes whenever anything that decides the environment's contents changes."""
+    digest = hashlib.sha256()
+    for part in (recipe.name, recipe.python, recipe.pip, *recipe.no_deps, recipe.tensorflow,
+                 recipe.check, recipe.requirements.read_text()):
+        digest.update(part.encode() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def interpreter(root: Path) -> Path:
+    return root / "bin" / "python"
+
+
+def is_built(recipe: OracleRecipe, root: Path) -> bool:
+    done = root / DONE
+    if not done.exists() or not interpreter(root).exists():
+        return False
+    recorded = done.read_text().strip()
+    return recorded in ("", fingerprint(recipe))
+
+
+def candidate_roots(name: str) -> list[Path]:
+    """Where an oracle is looked for, in order (see the module docstring)."""
+    roots = []
+    if os.environ.get(ORACLES_ENV_VARIABLE):
+        roots.append(Path(os.environ[ORACLES_ENV_VARIABLE]) / name)
+    if (REPO_ROOT / "pyproject.toml").exists():  # running from a checkout
+        roots.append(CHECKOUT_ORACLES / name)
+    roots.append(cache_root() / name)
+    return roots
+
+
+def locate(name: str) -> Path | None:
+    """The interpreter of a built oracle `name`, or None."""
+    recipe = RECIPES[name]
+    for root in candidate_roots(name):
+        if is_built(recipe, root):
+            return interpreter(root)
+    return None
+
+
+def find_python(version: str) -> Path:
+    """A CPython `version` ("3.7") interpreter, or OracleUnavailable saying how to install one."""
+    major, minor = version.split(".")
+    candidates: list[str] = []
+    explicit = os.environ.get(PYTHON_ENV_VARIABLE.format(major=major, minor=minor))
+    if explicit:
+        candidates.append(explicit)
+    if f"{sys.version_info.major}.{sys.version_info.minor}" == version:
+        candidates.append(sys.executable)
+    pyenv_root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    candidates += [str(path) for path in sorted((pyenv_root / "versions").glob(f"{version}.*/bin/python{version}"),
+                                                 reverse=True)]
+    on_path = shutil.which(f"python{version}")
+    if on_path:
+        candidates.append(on_path)
+    for candidate in candidates:
+        try:
+            reported = subprocess.run(
+                [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if reported == version:
+            return Path(candidate)
+    hints = "\n  ".join(INSTALL_HINTS) if version == "3.7" else f"install CPython {version}"
+    raise OracleUnavailable(
+        f"CPython {version} is needed to build the oracle environment and was not found "
+        f"(looked at ${PYTHON_ENV_VARIABLE.format(major=major, minor=minor)}, "
+        f"{pyenv_root}/versions/{version}.*, python{version} on PATH). Install it, for example:\n  {hints}")
+
+
+def _run(argv: list, what: str) -> None:
+    completed = subprocess.run([str(a) for a in argv], capture_output=True, text=True)
+    if completed.returncode != 0:
+        raise OracleUnavailable(f"building the oracle failed while {what}:\n"
+                                f"`{' '.join(map(str, argv))}` exited with {completed.returncode}\n"
+                                f"{completed.stderr[-3000:]}")
+
+
+def build(name: str, root: Path, *, log=print) -> Path:
+    """Build oracle `name` at `root` from its recipe (replacing whatever is there)."""
+    recipe = RECIPES[name]
+    base = find_python(recipe.python)
+    if root.exists():
+        shutil.rmtree(root)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    python = interpreter(root)
+    log(f"building oracle {name} ({recipe.runs}) at {root} with {base}")
+    _run([base, "-m", "venv", root], "creating the virtual environment")
+    _run([python, "-m", "pip", "install", "-q", "--upgrade", recipe.pip], "upgrading pip")
+    _run([python, "-m", "pip", "install", "-q", "-r", recipe.requirements], f"installing {recipe.requirements.name}")
+    if recipe.no_deps:
+        _run([python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", *recipe.no_deps],
+             f"installing {' '.join(recipe.no_deps)}")
+    check_environment(recipe, python)
+    (root / DONE).write_text(fingerprint(recipe) + "\n")
+    return python
+
+
+def check_environment(recipe: OracleRecipe, python: Path) -> None:
+    """Raise OracleUnavailable unless `python` imports the recipe's TensorFlow and passes its check."""
+    code = (f"import tensorflow as tf; assert tf.__version__ == {recipe.tensorflow!r}, tf.__version__; "
+            f"{recipe.check}")
+    _run([python, "-c", code], f"checking TensorFlow {recipe.tensorflow}")
+
+
+def ensure(name: str, root: Path | None = None, *, provision: bool = True, log=print) -> Path:
+    """The interpreter of oracle `name`: found, or built (at `root` or in the cache folder).
+
+    provision=False raises OracleUnavailable naming the command that builds it instead.
+    """
+    if name not in RECIPES:
+        raise OracleUnavailable(f"unknown oracle {name!r}; known: {sorted(RECIPES)}")
+    recipe = RECIPES[name]
+    if root is not None:
+        if is_built(recipe, root):
+            _upgrade_marker(recipe, root)
+            return interpreter(root)
+    else:
+        found = locate(name)
+        if found is not None:
+            return found
+        root = cache_root() / name
+    if not provision:
+        raise OracleUnavailable(
+            f"oracle {name} ({recipe.runs}) is not built (looked in "
+            f"{', '.join(str(r) for r in candidate_roots(name))}); build it once with "
+            f"`python -m verify.oracles ensure {name}` (or `make oracles` in a checkout), or drop --no-provision.")
+    return build(name, root, log=log)
+
+
+def _upgrade_marker(recipe: OracleRecipe, root: Path) -> None:
+    done = root / DONE
+    if not done.read_text().strip():
+        done.write_text(fingerprint(recipe) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m verify.oracles", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ensure_parser = sub.add_parser("ensure", help="build the oracle unless it is already built")
+    ensure_parser.add_argument("name", choices=sorted(RECIPES))
+    ensure_parser.add_argument("root", nargs="?", type=Path,
+                               help="where (default: the first of $ESTIMATOR_BRIDGE_ORACLES, the checkout's "
+                                    ".oracle, the cache folder that holds it, else the cache folder)")
+    sub.add_parser("where", help="print where each oracle is found (or 'not built')")
+    args = parser.parse_args(argv)
+    if args.command == "where":
+        for name in RECIPES:
+            print(f"{name}: {locate(name) or 'not built'}")
+        return 0
+    try:
+        python = ensure(args.name, args.root)
+    except OracleUnavailable as error:
+        print(f"verify.oracles: error: {error}", file=sys.stderr)
+        return 2
+    print(f"{args.name}: {python}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

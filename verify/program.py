@@ -1,0 +1,102 @@
+"""A legacy program as verify runs it: the script, its arguments, and what it may import.
+
+The arguments are the user's command line with placeholders that verify fills per run:
+``{model_dir}`` (required: every run writes into its own fresh folder, never the user's) and
+``{steps}`` (the `--steps` option). A placeholder in the arguments that verify does not know, or
+`--steps` without ``{steps}``, is an error: nothing is accepted and silently ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MODEL_DIR = "model_dir"
+STEPS = "steps"
+PLACEHOLDERS = (MODEL_DIR, STEPS)
+
+
+class BadProgram(ValueError):
+    """The program or its arguments cannot be verified as given; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """What to run.
+
+    Attributes:
+      script: the program, unchanged (the oracle runs it as is, the runner too).
+      args: its arguments, with ``{model_dir}`` where the model_dir goes.
+      steps: the value of ``{steps}``, when the arguments use it.
+      source_root: the folder that holds the program's own modules; `estimator-migrate` rewrites
+        a copy of it for the migrated side (default: the script's folder).
+      python_path: folders the program imports from (PYTHONPATH of every run; those inside
+        source_root point into the migrated copy on the migrated side).
+      migrated_script: an already migrated script to run on the migrated side instead of
+        running the codemod (the user's own migration).
+      cwd: the working folder of every run (relative paths in args resolve against it).
+    """
+
+    script: Path
+    args: tuple[str, ...]
+    steps: int | None = None
+    source_root: Path | None = None
+    python_path: tuple[Path, ...] = ()
+    migrated_script: Path | None = None
+    cwd: Path = field(default_factory=Path.cwd)
+
+    @property
+    def root(self) -> Path:
+        return (self.source_root or self.script.parent).resolve()
+
+    def argv(self, model_dir: Path) -> list[str]:
+        values = {MODEL_DIR: str(model_dir), STEPS: "" if self.steps is None else str(self.steps)}
+        return [_fill(arg, values) for arg in self.args]
+
+
+def _fill(arg: str, values: dict[str, str]) -> str:
+    return arg.replace("{" + MODEL_DIR + "}", values[MODEL_DIR]).replace("{" + STEPS + "}", values[STEPS])
+
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def check_program(program: Program) -> None:
+    """Raise BadProgram for anything verify would otherwise run wrongly or not at all."""
+    script = program.script
+    if not script.is_file():
+        raise BadProgram(f"program {script} does not exist (or is not a file)")
+    if script.suffix != ".py":
+        raise BadProgram(f"program {script} is not a .py file; for a notebook, migrate it and export it as a "
+                         "script first (jupyter nbconvert --to script)")
+    joined = " ".join(program.args)
+    used = {match.group(1) for match in _PLACEHOLDER.finditer(joined)}
+    unknown = used - set(PLACEHOLDERS)
+    if unknown:
+        raise BadProgram(f"unknown placeholder(s) {sorted('{' + u + '}' for u in unknown)} in the program's "
+                         f"arguments; verify fills only {{model_dir}} and {{steps}}")
+    if MODEL_DIR not in used:
+        raise BadProgram(
+            "the program's arguments must name its model_dir as {model_dir} (e.g. --model_dir={model_dir} or "
+            "--output_dir={model_dir}): every run writes into its own fresh folder, never into yours")
+    if program.steps is not None and STEPS not in used:
+        raise BadProgram("--steps was given but the program's arguments have no {steps} placeholder to receive "
+                         "it (e.g. --train_steps={steps})")
+    if program.steps is None and STEPS in used:
+        raise BadProgram("the program's arguments use {steps}; give its value with --steps N")
+    if program.source_root is not None and not _inside(script.resolve(), program.root):
+        raise BadProgram(f"the program {script} is not inside its --source-root {program.root}")
+    if program.migrated_script is not None and not program.migrated_script.is_file():
+        raise BadProgram(f"--migrated {program.migrated_script} does not exist (or is not a file)")
+    for folder in program.python_path:
+        if not folder.is_dir():
+            raise BadProgram(f"--path {folder} is not a folder")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,144 @@
+"""The ways a legacy program runs on current TensorFlow ("sides"), and the model_dir it starts from.
+
+Sides:
+  swapped   the unchanged script with only its TensorFlow import lines swapped to the bridge's
+            TF1 namespace (``python -m verify.swapped_imports``): the narrowest test of the
+            bridge itself, used for the shipped examples;
+  runner    the unchanged script through the compat runner (``python -m estimator_bridge.run``);
+  migrated  the script after ``estimator-migrate --output-dir`` rewrote a copy of its folder (or
+            the user's own migrated copy), run with plain ``python``.
+
+Every run starts from the oracle's start state (its ``model.ckpt-0``, or Keras initial weights)
+copied into a fresh model_dir: TF1 graph-seeded initial values cannot be reproduced on another
+TensorFlow, and a model_dir holding only ckpt-0 resumes at step 0 with the input pipeline at
+element 0, exactly as the oracle's own run continued after writing it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from verify.environments import ProgramFailed
+from verify.program import Program
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    title: str
+    requires_module: str  # a module that must exist in this environment for the side to run
+
+
+SIDES = {
+    "swapped": Side("swapped", "imports swapped to estimator_bridge.compat", "estimator_bridge.compat"),
+    "runner": Side("runner", "python -m estimator_bridge.run", "estimator_bridge.run"),
+    "migrated": Side("migrated", "after estimator-migrate", "migrate.api"),
+}
+USER_SIDES = ("runner", "migrated")  # what `verify --side` offers: how users run their code
+
+
+class SideUnavailable(RuntimeError):
+    """The side's machinery is not part of this installation."""
+
+
+def check_available(side: str) -> None:
+    """Raise SideUnavailable naming the missing module, so a report says why a side did not run."""
+    spec = SIDES[side]
+    try:
+        found = importlib.util.find_spec(spec.requires_module) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        raise SideUnavailable(f"side {side} [{spec.title}] cannot run: module {spec.requires_module} "
+                              "is not installed.")
+
+
+def checkpoint_state(prefix: str) -> str:
+    return f'model_checkpoint_path: "{prefix}"\nall_model_checkpoint_paths: "{prefix}"\n'
+
+
+def seed_model_dir(model_dir: Path, files: list[Path], checkpoint: str | None = None) -> None:
+    """A fresh model_dir holding `files` (the start state) and a `checkpoint` file naming `checkpoint`."""
+    model_dir.mkdir(parents=True, exist_ok=True)
+    for file in files:
+        shutil.copyfile(file, model_dir / file.name)
+    if checkpoint is not None:
+        (model_dir / "checkpoint").write_text(checkpoint_state(checkpoint))
+
+
+MIGRATE_EXIT_ERROR = 2  # estimator-migrate: 0 nothing to do, 1 changes/findings, 2 error
+
+
+def migrate_tree(root: Path, out_dir: Path, *, log: Path | None = None) -> Path:
+    """Rewrite a copy of `root` with `estimator-migrate --output-dir`; the copy's root.
+
+    The whole folder is migrated so that sibling modules (BERT's modeling.py) are rewritten too.
+    The codemod's report goes to `log` (its findings are part of what the user should read).
+    """
+    completed = subprocess.run(
+        [sys.executable, "-m", "migrate", "--output-dir", str(out_dir), str(root)],
+        capture_output=True, text=True, cwd=REPO_ROOT, timeout=900)
+    if log is not None:
+        log.write_text(completed.stdout + completed.stderr)
+    if completed.returncode == MIGRATE_EXIT_ERROR:
+        raise ProgramFailed(
+            f"estimator-migrate --output-dir {out_dir} {root} exited with {completed.returncode}:\n"
+            f"{completed.stdout[-2000:]}\n{completed.stderr[-3000:]}")
+    return out_dir / root.name
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How one side starts the program: the command before its arguments, and its import path."""
+
+    command: list[str]
+    python_path: list[Path]
+
+
+def launch(side: str, program: Program, work_dir: Path) -> Launch:
+    """The command that runs `program` on `side`; the migrated side migrates into work_dir once."""
+    check_available(side)
+    script = program.script.resolve()
+    paths = [Path(p).resolve() for p in program.python_path]
+    # The bridge beside this verify is the one under test (last: the program's own modules win).
+    if side == "swapped":
+        return Launch([sys.executable, "-m", "verify.swapped_imports", str(script)], [*paths, REPO_ROOT])
+    if side == "runner":
+        return Launch([sys.executable, "-m", "estimator_bridge.run", str(script)], [*paths, REPO_ROOT])
+    if side == "migrated":
+        if program.migrated_script is not None:
+            return Launch([sys.executable, str(program.migrated_script.resolve())], [*paths, REPO_ROOT])
+        root = program.root
+        migrated_root = work_dir / "migrated" / root.name
+        if not migrated_root.exists():
+            migrated_root = migrate_tree(root, work_dir / "migrated", log=work_dir / "migrate.log")
+        moved = [migrated_root / p.relative_to(root) if _inside(p, root) else p for p in paths]
+        return Launch([sys.executable, str(migrated_root / script.relative_to(root))], [*moved, REPO_ROOT])
+    raise SideUnavailable(f"unknown side {side!r}; sides: {sorted(SIDES)}")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+def describe_failure(error: BaseException) -> str:
+    """The last meaningful line of a failed run, for one table cell."""
+    text = str(error)
+    if isinstance(error, subprocess.TimeoutExpired):
+        return f"timed out after {error.timeout} s"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if "Error" in line or "error" in line or "Exception" in line:
+            return line[:300]
+    return (lines[-1] if lines else type(error).__name__)[:300]
