@@ -6,6 +6,7 @@ original produced. Public names mirror the legacy ones.
 """
 
 from estimator_bridge import export, hooks, layers
+from estimator_bridge.cluster_resolver import TPUClusterResolver
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
 from estimator_bridge.controller import NanLossDuringTrainingError
 from estimator_bridge.distribute import configure_logical_cpus
@@ -29,6 +30,7 @@ __all__ = [
     "ModeKeys",
     "NanLossDuringTrainingError",
     "RunConfig",
+    "TPUClusterResolver",
     "TPUConfig",
     "TPUEstimator",
     "TPUEstimatorSpec",

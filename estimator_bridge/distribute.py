@@ -11,7 +11,8 @@ averaging, eval_metrics tensors concatenated in replica order):
   raises an error saying exactly that. ``num_shards=None`` means 1 replica.
 * ``use_tpu=True`` with ``RunConfig(cluster=TPUClusterResolver(...))`` or
   ``RunConfig(master='grpc://host:8470')`` runs on that TPU with ``tf.distribute.TPUStrategy``;
-  an unreachable TPU is an error within seconds, never a hang.
+  an unreachable TPU is an error within seconds, never a hang. A resolver of TF 1.15's
+  ``tpu=''`` (``estimator_bridge.TPUClusterResolver``: the local session) names no TPU.
 * ``use_tpu=False`` (TPUEstimator's CPU path, and ``Estimator``) runs on one device
   (``OneDeviceStrategy``), or on ``RunConfig(train_distribute=strategy)`` when given.
 """
@@ -84,8 +85,13 @@ def _local_devices_for(num_replicas: int) -> list:
 
 
 def _tpu_address(config):
-    """The TPU the config names (a resolver or a grpc master), or None."""
-    if config.cluster is not None:
+    """The TPU the config names (a resolver or a grpc master), or None.
+
+    A resolver built with TF 1.15's `tpu=''` (the local session) names no TPU.
+    """
+    from estimator_bridge.cluster_resolver import names_local_session
+
+    if config.cluster is not None and not names_local_session(config.cluster):
         return config.cluster
     master = config.master or ""
     if master.startswith("grpc://"):

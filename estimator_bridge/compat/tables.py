@@ -95,6 +95,7 @@ MODULES = {
             "layers": "module:tensorflow.layers",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
+            "distribute": "module:tensorflow.distribute",
             "disable_v2_behavior": "compat:behavior.disable_v2_behavior",
             "disable_eager_execution": "compat:behavior.disable_eager_execution",
         },
@@ -109,6 +110,17 @@ MODULES = {
         doc="`tf.tpu` / `tf.compat.v1.tpu` with the bridge's CrossShardOptimizer.",
         entries={"CrossShardOptimizer": "bridge:CrossShardOptimizer"},
         fallbacks=("tf:compat.v1.tpu",),
+    ),
+    "tensorflow.distribute": Module(
+        doc="`tf.distribute` / `tf.compat.v1.distribute` with TF 1.15's TPUClusterResolver.",
+        entries={"cluster_resolver": "module:tensorflow.distribute.cluster_resolver"},
+        fallbacks=("tf:compat.v1.distribute",),
+    ),
+    "tensorflow.distribute.cluster_resolver": Module(
+        doc="`tf.distribute.cluster_resolver`: TPUClusterResolver reads tpu='' as TF 1.15 did "
+            "(the local session); the other resolvers are TF's.",
+        entries={"TPUClusterResolver": "bridge:TPUClusterResolver"},
+        fallbacks=("tf:distribute.cluster_resolver",),
     ),
     "tensorflow.layers": Module(
         doc="`tf.layers`: TF1 layer functions from estimator_bridge.layers.",
@@ -181,8 +193,9 @@ MODULES = {
         entries={"CrossShardOptimizer": "bridge:CrossShardOptimizer"},
     ),
     "tensorflow.contrib.cluster_resolver": Module(
-        doc="`tf.contrib.cluster_resolver`: tf.distribute.cluster_resolver (same classes).",
-        entries={},
+        doc="`tf.contrib.cluster_resolver`: tf.distribute.cluster_resolver (same classes), "
+            "TPUClusterResolver with TF 1.15's tpu='' (local session) from estimator_bridge.",
+        entries={"TPUClusterResolver": "bridge:TPUClusterResolver"},
         fallbacks=("tf:distribute.cluster_resolver",),
     ),
     "tensorflow.contrib.data": Module(

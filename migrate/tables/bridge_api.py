@@ -8,6 +8,7 @@ BRIDGE_API = frozenset({
     # estimators and their configuration
     "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
     "CrossShardOptimizer", "Estimator", "EstimatorSpec", "ModeKeys", "WarmStartSettings",
+    "TPUClusterResolver",
     # export
     "export.ServingInputReceiver", "export.TensorServingInputReceiver", "export.ExportOutput",
     "export.PredictOutput", "export.ClassificationOutput", "export.RegressionOutput",

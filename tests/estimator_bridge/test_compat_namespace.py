@@ -63,9 +63,16 @@ def test_hooks_fall_back_to_tf_compat_v1_when_the_bridge_has_none():
     assert TF1.estimator.LoggingTensorHook is expected
 
 
-def test_cluster_resolver_is_tf_distribute_s():
-    assert TF1.contrib.cluster_resolver.TPUClusterResolver is \
-        tf.distribute.cluster_resolver.TPUClusterResolver
+def test_cluster_resolvers_are_tf_distribute_s_with_tf115_s_tpu_cluster_resolver():
+    # TF 1.15 read TPUClusterResolver('') as the local session; TF 2's class raises for it.
+    for module in (TF1.contrib.cluster_resolver, TF1.distribute.cluster_resolver,
+                   TF1.compat.v1.distribute.cluster_resolver):
+        assert module.TPUClusterResolver is estimator_bridge.TPUClusterResolver
+        assert module.TFConfigClusterResolver is \
+            tf.distribute.cluster_resolver.TFConfigClusterResolver
+    assert issubclass(estimator_bridge.TPUClusterResolver,
+                      tf.distribute.cluster_resolver.TPUClusterResolver)
+    assert TF1.distribute.MirroredStrategy is tf.compat.v1.distribute.MirroredStrategy
 
 
 def test_a_missing_bridge_symbol_is_named_in_the_error():

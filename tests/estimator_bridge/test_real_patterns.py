@@ -1,0 +1,68 @@
+"""What real 2018-2020 TPU programs do on their first lines, run on TF 1.15 and on both current sides.
+
+Each program in `real_patterns/` is a small TF1 script written the way public TPU repositories
+wrote it (issue 17: the things real programs hit). It runs unchanged in the TF 1.15 oracle, under
+`python -m estimator_bridge.run`, and after `estimator-migrate` (tests/support/three_sides.py);
+the JSON line each prints must agree, and what TF 1.15 rejects must be rejected the same way.
+
+Tolerance rtol 1e-6 / atol 1e-6 on trained numbers: measured at most 1.5e-8 absolute between
+TF 1.15 and either current side after 4 GradientDescent steps (float32 rounding order); the
+evaluation losses printed are identical.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.support.oracles import REPO_ROOT
+from tests.support.three_sides import run_side
+
+pytestmark = pytest.mark.oracle
+
+PATTERNS = REPO_ROOT / "tests" / "estimator_bridge" / "real_patterns"
+RTOL = ATOL = 1e-6
+
+
+def assert_same_numbers(actual: dict, expected: dict, where: str):
+    assert sorted(actual) == sorted(expected), where
+    for key, value in expected.items():
+        if isinstance(value, (str, bool)) or value is None:
+            assert actual[key] == value, f"{where}: {key}"
+        else:
+            np.testing.assert_allclose(actual[key], value, rtol=RTOL, atol=ATOL,
+                                       err_msg=f"{where}: {key}")
+
+
+def three_sides(program, args, tmp_path, sides=("oracle", "runner", "migrated")):
+    results = {side: run_side(side, PATTERNS / program, args, tmp_path) for side in sides}
+    for side in results.values():
+        assert side.returncode == 0, f"{side.name} failed:\n{side.stderr[-4000:]}"
+        assert side.result is not None, f"{side.name} printed no JSON line"
+    return results
+
+
+# ---- TPUClusterResolver('') is TF 1.15's local session --------------------------------------
+
+@pytest.mark.parametrize("spelling,sides", [
+    ("contrib", ("oracle", "runner", "migrated")),
+    # The tf.distribute spelling is TF 2's class after migration (the codemod leaves TF 2
+    # names alone); the runner serves TF 1.15's meaning.
+    ("distribute", ("oracle", "runner")),
+])
+def test_an_empty_tpu_name_runs_on_the_local_session_as_in_tf115(tmp_path, spelling, sides):
+    results = three_sides("cluster_resolver_local.py",
+                          ["--tpu=", "--model_dir={model_dir}", f"--spelling={spelling}"],
+                          tmp_path, sides)
+    oracle = results["oracle"].result
+    assert oracle["master"] == "" and oracle["cluster_spec"] == "None"
+    for side in sides[1:]:
+        assert_same_numbers(results[side].result, oracle, side)
+
+
+def test_no_tpu_name_at_all_is_rejected_on_every_side_as_in_tf115(tmp_path):
+    for side in ("oracle", "runner", "migrated"):
+        result = run_side(side, PATTERNS / "cluster_resolver_local.py",
+                          ["--model_dir={model_dir}"], tmp_path)
+        assert result.returncode == 1, (side, result.stderr[-2000:])
+        assert "ValueError: Please provide a TPU Name to connect to." in result.stderr, side
