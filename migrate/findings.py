@@ -42,6 +42,8 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("MIG203", Severity.WARNING, "Keras-on-TPU structure needs a manual rewrite to tf.distribute.TPUStrategy"),
     Code("MIG204", Severity.WARNING, "name reached through several imports; left unchanged"),
     Code("MIG205", Severity.WARNING, "initializer or regularizer with arguments that change its numbers"),
+    Code("MIG206", Severity.WARNING, "TF1 optimizer given to Keras compile: no Keras equivalent, or other numbers"),
+    Code("MIG207", Severity.WARNING, "Keras 2 API removed in Keras 3 without a faithful rewrite"),
     Code("MIG301", Severity.WARNING, "tf.contrib name without a current equivalent"),
     Code("MIG302", Severity.WARNING, "TF-Slim is not part of TensorFlow 2"),
     Code("MIG303", Severity.WARNING, "tensor2tensor internals are not supported"),

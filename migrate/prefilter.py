@@ -15,7 +15,8 @@ so it over-approximates what the pipeline can see:
   which matches at least as often as with one), the unsupported-name tables, the eager switches,
   the keras_to_tpu_model and contrib.data structural keys;
 - the rules that do not go through qualified names: an import of a module that no longer exists
-  (its alias may be dropped), any `.experimental_run_v2` attribute (renamed to `.run`), any
+  (its alias may be dropped), any `.experimental_run_v2` attribute (renamed to `.run`), the
+  Keras 2 methods and `.h5` weight files of codemods/keras_methods.py (by their words), any
   `x.shape[i].value` read (codemods/dimension_value.py).
 A keyword-only entry (`keras.optimizers.Adam`: same target, `lr=` renamed) counts only when some
 call in the file passes one of its keywords, or calls without arguments when it adds defaults.
@@ -33,6 +34,8 @@ from typing import Callable, Iterator
 from migrate.codemods.contrib_data import DATASET_METHODS
 from migrate.codemods.dimension_value import ast_is_dimension_value
 from migrate.codemods.eager_for_bridge import SWITCHES, USES_ESTIMATOR
+from migrate.codemods.keras_methods import text_may_need_keras_rewrite
+from migrate.codemods.keras_optimizers import OPTIMIZER_KEYS
 from migrate.codemods.keras_tpu import KERAS_TO_TPU, RENAMED_METHODS, TPU_DISTRIBUTION
 from migrate.codemods.unsupported import UNSUPPORTED_TABLE
 from migrate.resolve import Match, canonical, longest_prefix
@@ -190,6 +193,8 @@ def nothing_to_do(text: str, lookup: Lookup) -> bool:
     False means "run the full pipeline" (also for text CPython cannot parse)."""
     if any(method in text for method in RENAMED_METHODS):
         return False  # `x.experimental_run_v2` is renamed whatever `x` is
+    if text_may_need_keras_rewrite(text):
+        return False  # Keras 2 methods and weight file names (codemods/keras_methods.py)
     try:
         survey = _Survey(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -200,7 +205,10 @@ def nothing_to_do(text: str, lookup: Lookup) -> bool:
     if verdicts is None:
         verdicts = _VERDICTS[lookup] = _Verdicts(lookup)
     estimator_module = bool(USES_ESTIMATOR.search(text))
+    keras_compile = ".compile(" in text  # TF1 optimizers are rewritten only when given to compile
     for raw, call in survey.references():
+        if keras_compile and canonical(raw) in OPTIMIZER_KEYS:
+            return False
         verdict = verdicts.claim(raw, call, estimator_module)
         if verdict is True:
             return False

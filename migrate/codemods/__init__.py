@@ -10,6 +10,8 @@ from migrate.codemods.contrib_helpers import ContribHelpersToCurrent
 from migrate.codemods.dimension_value import DimensionValueToCompat
 from migrate.codemods.eager_for_bridge import EagerForBridge
 from migrate.codemods.keras_arguments import KerasArgumentSpellings
+from migrate.codemods.keras_methods import KerasRemovedMethods
+from migrate.codemods.keras_optimizers import KerasCompileOptimizers
 from migrate.codemods.keras_tpu import KerasToTPUStrategy
 from migrate.codemods.summary_cadence import SummaryCadenceToRecordIf
 from migrate.codemods.tf1_names import TF1NamesToCompatV1
@@ -20,6 +22,8 @@ PIPELINE = (
     ContribDataApplyToMethods,
     SummaryCadenceToRecordIf,
     KerasToTPUStrategy,
+    KerasCompileOptimizers,
+    KerasRemovedMethods,
     TPUEstimatorToBridge,
     TFLayersToBridge,
     ClusterResolversToDistribute,

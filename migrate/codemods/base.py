@@ -138,6 +138,7 @@ class TableRewrite(VisitorBasedCodemodCommand):
         self._dead_aliases: list[tuple[cst.CSTNode, str]] = []  # (import statement, bound name)
         self._renamed_from_modules: set[str] = set()
         self._keep: list[cst.CSTNode] = []    # keeps ids stable while the transform runs
+        self._source_text = ""                # the module's source (names it already uses)
 
     # ---- names ---------------------------------------------------------------------------
     def import_names(self, node: cst.CSTNode) -> set[str]:
@@ -193,7 +194,8 @@ class TableRewrite(VisitorBasedCodemodCommand):
     # ---- visitors --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self._bindings = module_bindings(node)
-        self._identifiers = {"tf"} if re.search(r"\btf\b", self.source(node)) else set()
+        self._source_text = self.source(node)
+        self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()
         bindings = _ImportBindings()
         node.visit(bindings)
         self._watched = bindings.names

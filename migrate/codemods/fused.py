@@ -20,6 +20,8 @@ from migrate.codemods.contrib_data import ContribDataApplyToMethods
 from migrate.codemods.dimension_value import DimensionValueToCompat
 from migrate.codemods.summary_cadence import SummaryCadenceToRecordIf
 from migrate.codemods.eager_for_bridge import EagerForBridge
+from migrate.codemods.keras_methods import KerasRemovedMethods
+from migrate.codemods.keras_optimizers import KerasCompileOptimizers
 from migrate.codemods.keras_tpu import KerasToTPUStrategy, plan as keras_plan
 from migrate.findings import Finding, Location
 from migrate.codemods.eager_for_bridge import SWITCHES
@@ -27,8 +29,11 @@ from migrate.codemods.unsupported import FindingCollector
 from migrate.resolve import Match
 
 
-class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy, DimensionValueToCompat,
-                   SummaryCadenceToRecordIf):
+STRUCTURAL = (ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy, KerasCompileOptimizers,
+              KerasRemovedMethods, DimensionValueToCompat, SummaryCadenceToRecordIf)
+
+
+class FusedRewrite(*STRUCTURAL):
     """The pipeline's table rewrites and the contrib.data structural rewrite in one pass."""
 
     DESCRIPTION = "Every migrate codemod in one traversal."
@@ -69,6 +74,8 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
             self.collector.note_call(node, self._names)
             if self.is_cadence_call(node):
                 self.collector.handled.add(id(node.func))  # rewritten below, not a finding
+            self.note_optimizer(node, self.collector)
+            self.note_keras_call(node, self.collector)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if dotted_name(node) is not None and self.watched(node):
@@ -97,9 +104,10 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
         rewritten = ContribDataApplyToMethods.leave_Call(self, original_node, updated_node)
         if rewritten is not updated_node:
             return rewritten
-        rewritten = self.rewrite_cadence(original_node, updated_node)
-        if rewritten is not None:
-            return rewritten
+        for rewrite in (self.rewrite_cadence, self.rewrite_optimizer, self.rewrite_keras_call):
+            rewritten = rewrite(original_node, updated_node)
+            if rewritten is not None:
+                return rewritten
         return TableRewrite.leave_Call(self, original_node, updated_node)
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -136,7 +144,5 @@ class FusedRewrite(ContribDataApplyToMethods, EagerForBridge, KerasToTPUStrategy
 
 def fuse(pipeline: tuple[type[TableRewrite], ...]) -> type[FusedRewrite]:
     """A FusedRewrite class over the table codemods of `pipeline`."""
-    parts = tuple(c for c in pipeline if not issubclass(c, (ContribDataApplyToMethods, EagerForBridge,
-                                                            KerasToTPUStrategy, DimensionValueToCompat,
-                                                            SummaryCadenceToRecordIf)))
+    parts = tuple(c for c in pipeline if not issubclass(c, STRUCTURAL))
     return type("PipelineRewrite", (FusedRewrite,), {"PARTS": parts})

@@ -19,6 +19,7 @@ own line. Other shapes stay and are reported (MIG203). `.experimental_run_v2(` b
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 import libcst as cst
@@ -148,6 +149,12 @@ class KerasToTPUStrategy(TableRewrite):
             target = parts["target"] or "tpu_model"
             clone = cst.Module([]).code_for_node(self.spell("tensorflow.keras.models.clone_model"))
             model = parts["model"]
+            if target == model:
+                # `model = keras_to_tpu_model(model, ...)`: keep the original under another name,
+                # or the clone's fresh weights would be copied onto themselves.
+                source_name = self.unused_name(f"cpu_{model}")
+                lines.append(cst.parse_statement(f"{source_name} = {model}\n"))
+                model = source_name
             body = (f"with {strategy}.scope():\n"
                     f"    {target} = {clone}({model})\n"
                     f"    {target}.set_weights({model}.get_weights())\n"
@@ -157,6 +164,15 @@ class KerasToTPUStrategy(TableRewrite):
                 lines.append(cst.parse_statement(f"return {target}\n"))
         lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
         return cst.FlattenSentinel(lines)
+
+    def unused_name(self, wanted: str) -> str:
+        """`wanted`, or `wanted_2`, ... : a name the module's source does not mention."""
+        text = self._source_text
+        candidate, number = wanted, 1
+        while re.search(rf"\b{re.escape(candidate)}\b", text):
+            number += 1
+            candidate = f"{wanted}_{number}"
+        return candidate
 
     def rename_method(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute | None:
         """`x.experimental_run_v2` -> `x.run` when `x` is not a TensorFlow module."""

@@ -21,9 +21,10 @@ from migrate.resolve import canonical, longest_prefix
 from migrate.tables.contrib import UNSUPPORTED
 from migrate.tables.entries import Unsupported
 from migrate.tables.estimator import ESTIMATOR_UNSUPPORTED
+from migrate.tables.keras import KERAS_UNSUPPORTED
 from migrate.tables.layers import LAYERS_UNSUPPORTED
 
-UNSUPPORTED_TABLE = {**UNSUPPORTED, **ESTIMATOR_UNSUPPORTED, **LAYERS_UNSUPPORTED}
+UNSUPPORTED_TABLE = {**UNSUPPORTED, **ESTIMATOR_UNSUPPORTED, **LAYERS_UNSUPPORTED, **KERAS_UNSUPPORTED}
 
 
 def _argument(name: str) -> str:

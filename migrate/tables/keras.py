@@ -1,6 +1,15 @@
-"""Keras 2 argument spellings that Keras 3 rejects (`lr=` -> `learning_rate=`)."""
+"""Keras tables: Keras 2 argument spellings, TF1 optimizers passed to `compile`, removed Keras 2 APIs.
 
-from migrate.tables.entries import Replacement
+Pure data; the logic is in migrate/codemods/keras_arguments.py, keras_optimizers.py and
+keras_methods.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from migrate.tables.entries import Replacement, Unsupported
 
 _OPTIMIZERS = ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl")
 
@@ -8,4 +17,115 @@ KERAS = {
     f"keras.optimizers.{name}": Replacement(f"keras.optimizers.{name}", rename_kwargs={"lr": "learning_rate"},
                                             unsupported_kwargs=("decay",))
     for name in _OPTIMIZERS
+}
+
+
+@dataclass(frozen=True)
+class KerasOptimizer:
+    """The Keras optimizer that applies the same update as a TF1 `tf.train.*Optimizer`.
+
+    signature: the TF1 constructor's parameters in order (positional arguments are passed to
+      Keras by these names, renamed by `rename`).
+    rename: {TF1 parameter: Keras parameter}.
+    defaults: {Keras parameter: source text} for TF1 defaults that differ from Keras' (TF1 Adam's
+      epsilon is 1e-8, Keras' 1e-7): added when the call does not pass the parameter.
+    dropped: TF1 parameters with no effect on the numbers and no Keras counterpart (use_locking,
+      slot names).
+    difference: why the numbers still differ from TF1's, when they do (a finding), else "".
+    """
+
+    target: str
+    signature: tuple[str, ...]
+    rename: Mapping[str, str] = field(default_factory=dict)
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    dropped: tuple[str, ...] = ("use_locking",)
+    difference: str = ""
+
+
+# TF 1.15 signatures (checked against the oracle by tests/migrate/test_keras_optimizers.py).
+TF1_OPTIMIZERS: dict[str, KerasOptimizer] = {
+    "tensorflow.train.AdamOptimizer": KerasOptimizer(
+        "keras.optimizers.Adam", ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
+        rename={"beta1": "beta_1", "beta2": "beta_2"}, defaults={"epsilon": "1e-08"}),
+    "tensorflow.train.GradientDescentOptimizer": KerasOptimizer(
+        "keras.optimizers.SGD", ("learning_rate", "use_locking", "name")),
+    "tensorflow.train.MomentumOptimizer": KerasOptimizer(
+        "keras.optimizers.SGD", ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
+        rename={"use_nesterov": "nesterov"}),
+    "tensorflow.train.RMSPropOptimizer": KerasOptimizer(
+        "keras.optimizers.RMSprop",
+        ("learning_rate", "decay", "momentum", "epsilon", "use_locking", "centered", "name"),
+        rename={"decay": "rho"}, defaults={"epsilon": "1e-10"},
+        difference="TF1's RMSProp starts its mean-square accumulator at 1, Keras' RMSprop at 0: the first "
+                   "updates are larger in Keras (the same afterwards, once the accumulator has decayed)"),
+    "tensorflow.train.AdagradOptimizer": KerasOptimizer(
+        # TF1 divides by sqrt(accumulator); Keras by sqrt(accumulator + epsilon).
+        "keras.optimizers.Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"),
+        defaults={"epsilon": "0.0"}),
+    "tensorflow.train.AdadeltaOptimizer": KerasOptimizer(
+        "keras.optimizers.Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name"),
+        defaults={"epsilon": "1e-08"}),
+    "tensorflow.train.FtrlOptimizer": KerasOptimizer(
+        "keras.optimizers.Ftrl",
+        ("learning_rate", "learning_rate_power", "initial_accumulator_value", "l1_regularization_strength",
+         "l2_regularization_strength", "use_locking", "name", "accum_name", "linear_name",
+         "l2_shrinkage_regularization_strength"),
+        dropped=("use_locking", "accum_name", "linear_name")),
+}
+
+# TF1 optimizers Keras has no counterpart for: reported when passed to compile.
+TF1_OPTIMIZERS_WITHOUT_KERAS = frozenset({
+    "tensorflow.train.ProximalAdagradOptimizer", "tensorflow.train.ProximalGradientDescentOptimizer",
+    "tensorflow.train.AdagradDAOptimizer", "tensorflow.train.SyncReplicasOptimizer",
+})
+
+
+@dataclass(frozen=True)
+class RemovedMethod:
+    """A Keras 2 model method Keras 3 removed, and the method that does the same.
+
+    signature: the Keras 2 parameters in order (arguments after the first are passed by keyword).
+    rename: {Keras 2 parameter: new parameter}.
+    defaults: {parameter: source text} where the old method's default differs from the new one's.
+    dropped: parameters Keras 3 moved elsewhere (they tune input loading, not the numbers):
+      dropped with a finding that says where they went.
+    """
+
+    target: str
+    signature: tuple[str, ...]
+    rename: Mapping[str, str] = field(default_factory=dict)
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    dropped: tuple[str, ...] = ("max_queue_size", "workers", "use_multiprocessing")
+
+
+REMOVED_METHODS: dict[str, RemovedMethod] = {
+    "fit_generator": RemovedMethod(
+        "fit", ("generator", "steps_per_epoch", "epochs", "verbose", "callbacks", "validation_data",
+                "validation_steps", "validation_freq", "class_weight", "max_queue_size", "workers",
+                "use_multiprocessing", "shuffle", "initial_epoch"),
+        rename={"generator": "x"}),
+    "evaluate_generator": RemovedMethod(
+        "evaluate", ("generator", "steps", "callbacks", "max_queue_size", "workers", "use_multiprocessing",
+                     "verbose"),
+        rename={"generator": "x"}, defaults={"verbose": "0"}),
+    "predict_generator": RemovedMethod(
+        "predict", ("generator", "steps", "callbacks", "max_queue_size", "workers", "use_multiprocessing",
+                    "verbose"),
+        rename={"generator": "x"}, defaults={"verbose": "0"}),
+}
+
+# Weight files: Keras 3's save_weights (and ModelCheckpoint(save_weights_only=True)) only write
+# `.weights.h5`; its load_weights still reads Keras 2 `.h5`/`.hdf5` files.
+WEIGHTS_SUFFIX = ".weights.h5"
+KERAS2_H5_SUFFIXES = (".h5", ".hdf5")
+
+# Removed Keras 2 APIs with no faithful rewrite: reported where they are used.
+KERAS_UNSUPPORTED = {
+    "keras.backend.set_learning_phase": Unsupported(
+        "MIG207", "`{name}` is gone in Keras 3 (no global learning phase)",
+        "pass training=False/True where the model is called (model(x, training=False)); fit/evaluate/predict "
+        "set it themselves"),
+    "keras.backend.learning_phase": Unsupported(
+        "MIG207", "`{name}` is gone in Keras 3 (no global learning phase)",
+        "pass `training` to the layer or model call instead of reading a global phase"),
 }

@@ -1,0 +1,285 @@
+"""Keras 2 model methods and file names that Keras 3 removed or refuses, rewritten where it is faithful.
+
+- `model.fit_generator(gen, steps, ...)` -> `model.fit(gen, steps_per_epoch=steps, ...)`, likewise
+  `evaluate_generator`/`predict_generator` (`verbose=0` written out: their default, not
+  `evaluate`/`predict`'s). Keras 3's `fit` takes generators and `Sequence`s itself; the loader
+  arguments (`workers`, `use_multiprocessing`, `max_queue_size`) moved to `keras.utils.PyDataset`
+  and are dropped with a finding (they change speed, not numbers).
+- Weight files: Keras 3's `save_weights` and `ModelCheckpoint(save_weights_only=True)` write only
+  `*.weights.h5`; `ModelCheckpoint` of whole models writes `.keras` or `.h5` (not `.hdf5`). A
+  string literal naming such a file (`"model.h5"`, `os.path.join(d, "w.hdf5")`, an f-string's
+  last part) gets the suffix Keras 3 wants, and `load_weights` calls naming the same literal are
+  renamed with it (the program reads what it wrote; other `.h5` files still load, Keras 3 reads
+  Keras 2 weight files).
+- `x.reset_states()` (gone from models and metrics), `Input(tensor=...)` (Keras 3 accepts only
+  Keras tensors): reported (MIG207) with the replacement, since what `x` is cannot be seen here.
+
+The receiver of a method is not resolved (it is the user's model object); calls on TensorFlow
+modules themselves are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.resolve import canonical
+from migrate.tables.keras import KERAS2_H5_SUFFIXES, REMOVED_METHODS, WEIGHTS_SUFFIX, RemovedMethod
+
+CHECKPOINT = "keras.callbacks.ModelCheckpoint"
+INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
+# Method names this codemod acts on (the pre-filter looks for them as attributes).
+METHOD_NAMES = frozenset(REMOVED_METHODS) | {"save_weights", "load_weights", "reset_states"}
+
+_NO_SPACE = cst.SimpleWhitespace("")
+_INPUT_TENSOR = re.compile(r"\bInput\s*\((?:[^()]|\([^()]*\))*\btensor\s*=")
+
+
+def text_may_need_keras_rewrite(text: str) -> bool:
+    """Can this codemod act on `text` at all? (the pre-filter's cheap over-approximation)"""
+    if any(name in text for name in (*REMOVED_METHODS, "reset_states")):
+        return True
+    if "tensor" in text and _INPUT_TENSOR.search(text):
+        return True
+    return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
+        "save_weights" in text or "ModelCheckpoint" in text)
+
+
+def keras3_weights_name(text: str, weights_only: bool) -> str | None:
+    """The file name Keras 3 accepts for a Keras 2 one (None: already accepted, or not a weight file)."""
+    if text.endswith(WEIGHTS_SUFFIX):
+        return None
+    for suffix in KERAS2_H5_SUFFIXES:
+        if text.endswith(suffix):
+            stem = text[:-len(suffix)]
+            if weights_only:
+                return stem + WEIGHTS_SUFFIX
+            return stem + ".h5" if suffix != ".h5" else None
+    return None
+
+
+def _literal_parts(expression: cst.BaseExpression) -> list[cst.CSTNode]:
+    """String pieces that can end a path: the literal itself, `join(..., "x.h5")`'s last argument,
+    `a + "x.h5"`'s right side, an f-string's last text part."""
+    if isinstance(expression, cst.SimpleString):
+        return [expression]
+    if isinstance(expression, cst.FormattedString) and expression.parts \
+            and isinstance(expression.parts[-1], cst.FormattedStringText):
+        return [expression.parts[-1]]
+    if isinstance(expression, cst.Call) and expression.args and not expression.args[-1].star:
+        return _literal_parts(expression.args[-1].value)
+    if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.Add):
+        return _literal_parts(expression.right)
+    if isinstance(expression, cst.ConcatenatedString):
+        return _literal_parts(expression.right)
+    return []
+
+
+def _text(part: cst.CSTNode) -> tuple[str, str, str] | None:
+    """(prefix, body, quote) of a string piece whose body can be edited, else None."""
+    if isinstance(part, cst.FormattedStringText):
+        return "", part.value, ""
+    if isinstance(part, cst.SimpleString):
+        prefix_length = len(part.prefix)
+        quote = part.quote
+        if "b" in part.prefix.lower():
+            return None
+        return part.value[:prefix_length], part.value[prefix_length + len(quote):-len(quote)], quote
+    return None
+
+
+def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
+    return arg.with_changes(keyword=cst.Name(name), equal=cst.AssignEqual(whitespace_before=_NO_SPACE,
+                                                                           whitespace_after=_NO_SPACE))
+
+
+def method_arguments(entry: RemovedMethod, args: list[cst.Arg]) -> tuple[list[cst.Arg], list[str]] | None:
+    """(the new method's arguments, dropped parameter names), or None when one cannot be placed."""
+    converted, dropped = [], []
+    for index, arg in enumerate(args):
+        if arg.star:
+            if arg.star == "**":
+                converted.append(arg)
+                continue
+            return None
+        name = arg.keyword.value if arg.keyword is not None else (
+            entry.signature[index] if index < len(entry.signature) else None)
+        if name is None or name not in entry.signature:
+            return None
+        if name in entry.dropped:
+            dropped.append(name)
+            continue
+        if arg.keyword is None and index == 0:
+            converted.append(arg)
+        else:
+            converted.append(_keyword(arg, entry.rename.get(name, name)))
+    given = {arg.keyword.value for arg in converted if arg.keyword is not None}
+    if not any(arg.star == "**" for arg in converted):
+        for name, text in entry.defaults.items():
+            if name not in given:
+                converted.append(_keyword(cst.Arg(cst.parse_expression(text)), name))
+    if converted:
+        converted[-1] = converted[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        converted[:-1] = [arg if arg.comma is not cst.MaybeSentinel.DEFAULT else
+                          arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                          for arg in converted[:-1]]
+    return converted, dropped
+
+
+class _SavedWeightLiterals(cst.CSTVisitor):
+    """Bodies of the string literals this module writes weights to (save_weights, ModelCheckpoint)."""
+
+    def __init__(self, is_checkpoint) -> None:
+        self.is_checkpoint = is_checkpoint
+        self.renamed: dict[str, str] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = _weight_path(node, self.is_checkpoint)
+        if found is None:
+            return
+        expression, weights_only = found
+        for part in _literal_parts(expression):
+            pieces = _text(part)
+            if pieces is not None:
+                new_body = keras3_weights_name(pieces[1], weights_only)
+                if new_body is not None:
+                    self.renamed[pieces[1]] = new_body
+
+
+def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if (arg.keyword is None and index == position) or (arg.keyword is not None and arg.keyword.value == keyword):
+            return arg.value
+    return None
+
+
+def _weight_path(call: cst.Call, is_checkpoint) -> tuple[cst.BaseExpression, bool] | None:
+    """(path expression, weights only?) of a weight-writing call, else None."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "save_weights":
+        path = _argument(call, 0, "filepath")
+        return None if path is None else (path, True)
+    if is_checkpoint(call):
+        path = _argument(call, 0, "filepath")
+        weights_only = _argument(call, 4, "save_weights_only")
+        if path is None:
+            return None
+        if weights_only is None:
+            return path, False
+        if isinstance(weights_only, cst.Name) and weights_only.value in ("True", "False"):
+            return path, weights_only.value == "True"
+        return None
+    return None
+
+
+class KerasRemovedMethods(TableRewrite):
+    DESCRIPTION = "Rewrite Keras 2 generator methods and weight file names for Keras 3; report what has no rewrite."
+
+    def start_state(self) -> None:
+        super().start_state()
+        self._weight_literals: dict[str, str] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self._weight_literals = {}
+        if "save_weights" in self._source_text or "ModelCheckpoint" in self._source_text:
+            finder = _SavedWeightLiterals(self.is_checkpoint)
+            node.visit(finder)
+            self._weight_literals = finder.renamed
+
+    def _key(self, func: cst.BaseExpression) -> str | None:
+        if dotted_name(func) is None or not self.watched(func):
+            return None
+        keys = {canonical(name) for name in self.import_names(func)}
+        return keys.pop() if len(keys) == 1 else None
+
+    def is_checkpoint(self, call: cst.Call) -> bool:
+        return self._key(call.func) == CHECKPOINT
+
+    def _is_method(self, call: cst.Call, names) -> bool:
+        """`x.name(...)` with `x` not a TensorFlow module (the user's model or metric)."""
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value in names \
+            and not (dotted_name(func.value) is not None and self.watched(func.value)
+                     and self.import_names(func.value))
+
+    def note_keras_call(self, call: cst.Call, collector) -> None:
+        """Findings for this call (the rewrites below say nothing themselves)."""
+        if collector is None:
+            return
+        if self._is_method(call, REMOVED_METHODS):
+            name = call.func.attr.value
+            entry = REMOVED_METHODS[name]
+            converted = method_arguments(entry, list(call.args))
+            if converted is None:
+                collector.report(call, "MIG207", f"`.{name}(...)` is gone in Keras 3 and its arguments cannot be "
+                                 f"mapped to `.{entry.target}(...)`; call left unchanged",
+                                 f"call `.{entry.target}(generator, ...)` with keyword arguments by hand")
+            elif converted[1]:
+                dropped = ", ".join(f"`{n}=`" for n in converted[1])
+                collector.report(call, "MIG207", f"`.{name}` became `.{entry.target}`; {dropped} dropped: Keras 3 "
+                                 "takes them on the input (keras.utils.PyDataset), not on the call",
+                                 "to keep parallel loading, make the generator a keras.utils.PyDataset("
+                                 "workers=..., use_multiprocessing=..., max_queue_size=...)")
+        elif self._is_method(call, {"reset_states"}) and not call.args:
+            collector.report(call, "MIG207", "`.reset_states()` is gone from Keras 3 models and metrics",
+                             "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
+                             "RNN layers (`[l.reset_state() for l in model.layers if getattr(l, 'stateful', "
+                             "False)]`)")
+        elif self._key(call.func) in INPUTS and any(arg.keyword is not None and arg.keyword.value == "tensor"
+                                                    for arg in call.args):
+            collector.report(call, "MIG207", "`Input(tensor=...)` accepts only Keras tensors in Keras 3 (a tf.Tensor "
+                             "raises)", "build the model on `Input(shape=...)` and call it on the tensor: "
+                             "`model(tensor)`; or feed the tensor's dataset to fit()")
+
+    def rewrite_keras_call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+        if self._is_method(original_node, REMOVED_METHODS):
+            entry = REMOVED_METHODS[original_node.func.attr.value]
+            converted = method_arguments(entry, list(updated_node.args))
+            if converted is None:
+                return None
+            func = updated_node.func.with_changes(attr=cst.Name(entry.target))
+            return updated_node.with_changes(func=func, args=converted[0])
+        if not self._weight_literals:
+            return None
+        found = _weight_path(original_node, self.is_checkpoint)
+        loading = isinstance(original_node.func, cst.Attribute) and original_node.func.attr.value == "load_weights"
+        if found is None and not loading:
+            return None
+        return self._rename_path_argument(updated_node)
+
+    def _rename_path_argument(self, call: cst.Call, index: int = 0) -> cst.Call | None:
+        args = list(call.args)
+        for position, arg in enumerate(args):
+            if arg.star:
+                return None
+            if (arg.keyword is None and position == index) or (arg.keyword is not None
+                                                              and arg.keyword.value == "filepath"):
+                new_value = self._rename_literals(arg.value)
+                if new_value is None:
+                    return None
+                args[position] = arg.with_changes(value=new_value)
+                return call.with_changes(args=args)
+        return None
+
+    def _rename_literals(self, expression: cst.BaseExpression) -> cst.BaseExpression | None:
+        """`expression` with its trailing path literal renamed as the module's writes were."""
+        parts = _literal_parts(expression)
+        if not parts:
+            return None
+        part = parts[0]
+        pieces = _text(part)
+        if pieces is None or pieces[1] not in self._weight_literals:
+            return None
+        prefix, body, quote = pieces
+        new_body = self._weight_literals[body]
+        replacement = part.with_changes(value=new_body) if isinstance(part, cst.FormattedStringText) \
+            else part.with_changes(value=f"{prefix}{quote}{new_body}{quote}")
+        return expression.deep_replace(part, replacement)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        rewritten = self.rewrite_keras_call(original_node, updated_node)
+        return rewritten if rewritten is not None else super().leave_Call(original_node, updated_node)

@@ -1,0 +1,170 @@
+"""TF1 optimizers passed to Keras `compile` -> the Keras optimizer with the same update.
+
+TF 1.x Keras (and keras_to_tpu_model, which required it) took `tf.train.*Optimizer` objects:
+
+    model.compile(optimizer=tf.train.AdamOptimizer(learning_rate=1e-3), loss=...)
+->
+    model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08), loss=...)
+
+Keras 3 rejects TF1 optimizers (`Could not interpret optimizer identifier`), so the generic
+`tf.compat.v1.train.*` rename is not enough here. Every argument is carried over by name (TF1
+positional arguments become keywords) and each TF1 default that differs from Keras' is written
+out (migrate/tables/keras.py), so the program keeps its numbers. Handled: the optimizer given
+inline (keyword `optimizer=` or first positional argument of `X.compile(...)`) or through a
+name assigned once from the TF1 constructor (`opt = tf.train.AdamOptimizer(...)`,
+`model.compile(opt, ...)`). TF1 optimizers Keras has no counterpart for are reported (MIG206),
+and so are the remaining numeric differences (RMSProp's accumulator starts at 1 in TF1).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate.codemods.base import TableRewrite
+from migrate.resolve import canonical
+from migrate.tables.keras import TF1_OPTIMIZERS, TF1_OPTIMIZERS_WITHOUT_KERAS, KerasOptimizer
+
+OPTIMIZER_KEYS = frozenset(TF1_OPTIMIZERS) | TF1_OPTIMIZERS_WITHOUT_KERAS
+
+
+def compile_optimizer(call: cst.Call) -> cst.BaseExpression | None:
+    """The optimizer argument of an `X.compile(...)` call (keyword or first positional), else None."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "compile"):
+        return None
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == "optimizer":
+            return arg.value
+        if index == 0 and arg.keyword is None and not arg.star:
+            return arg.value
+    return None
+
+
+class _CompileSites(cst.CSTVisitor):
+    """Ids of the optimizer expressions of `.compile(...)` calls; single-name assignments of calls."""
+
+    def __init__(self) -> None:
+        self.optimizer_args: set[int] = set()
+        self.assigned: dict[int, cst.Name] = {}   # id(call) -> the Name it is assigned to
+
+    def visit_Call(self, node: cst.Call) -> None:
+        optimizer = compile_optimizer(node)
+        if optimizer is not None:
+            self.optimizer_args.add(id(optimizer))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
+                and isinstance(node.value, cst.Call):
+            self.assigned[id(node.value)] = node.targets[0].target
+
+
+def keras_arguments(entry: KerasOptimizer, args: list[cst.Arg]) -> list[cst.Arg] | None:
+    """The Keras call's arguments (all keywords), or None when an argument cannot be placed."""
+    no_space = cst.SimpleWhitespace("")
+    passed: dict[str, cst.Arg] = {}
+    for index, arg in enumerate(args):
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(entry.signature):
+                return None
+            name = entry.signature[index]
+        else:
+            name = arg.keyword.value
+            if name not in entry.signature:
+                return None
+        passed[name] = arg
+    converted = []
+    for name, arg in passed.items():
+        if name in entry.dropped:
+            continue
+        converted.append(arg.with_changes(
+            keyword=cst.Name(entry.rename.get(name, name)),
+            equal=cst.AssignEqual(whitespace_before=no_space, whitespace_after=no_space)))
+    given = {arg.keyword.value for arg in converted}
+    for name, text in entry.defaults.items():
+        if name not in given:
+            converted.append(cst.Arg(cst.parse_expression(text), keyword=cst.Name(name),
+                                     equal=cst.AssignEqual(whitespace_before=no_space, whitespace_after=no_space)))
+    if converted:
+        converted[-1] = converted[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        converted[:-1] = [arg if arg.comma is not cst.MaybeSentinel.DEFAULT else
+                          arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                          for arg in converted[:-1]]
+    return converted
+
+
+class KerasCompileOptimizers(TableRewrite):
+    DESCRIPTION = "Replace TF1 optimizers given to Keras compile() by the Keras optimizer with the same update."
+
+    def start_state(self) -> None:
+        super().start_state()
+        self._compile_sites = _CompileSites()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self._compile_sites = _CompileSites()
+        if ".compile(" in self._source_text:
+            node.visit(self._compile_sites)
+
+    def _used_by_compile(self, call: cst.Call) -> bool:
+        if id(call) in self._compile_sites.optimizer_args:
+            return True
+        target = self._compile_sites.assigned.get(id(call))
+        if target is None:
+            return False
+        scope = self.get_metadata(cst.metadata.ScopeProvider, target, None)
+        if scope is None:
+            return False
+        for assignment in scope.assignments[target.value]:
+            if getattr(assignment, "node", None) is target:
+                return any(id(access.node) in self._compile_sites.optimizer_args
+                           for access in assignment.references)
+        return False
+
+    def optimizer_key(self, call: cst.Call) -> str | None:
+        """The canonical TF1 optimizer `call` constructs, when its result goes to Keras compile."""
+        if not self._compile_sites.optimizer_args or not self.watched(call.func):
+            return None
+        keys = {canonical(name) for name in self.import_names(call.func)}
+        if len(keys) != 1:
+            return None
+        key = keys.pop()
+        if key not in OPTIMIZER_KEYS or not self._used_by_compile(call):
+            return None
+        return key
+
+    def note_optimizer(self, call: cst.Call, collector) -> None:
+        """Claim the TF1 optimizer (not a finding of the generic tables) and report what remains."""
+        key = self.optimizer_key(call)
+        if key is None or collector is None:
+            return
+        collector.handled.add(id(call.func))
+        name = "tf." + key[len("tensorflow."):]
+        if key in TF1_OPTIMIZERS_WITHOUT_KERAS:
+            collector.report(call, "MIG206", f"`{name}` is given to Keras compile, but Keras 3 has no such "
+                             "optimizer (Keras 3 rejects TF1 optimizers); call left unchanged",
+                             "choose a Keras optimizer (tf.keras.optimizers) and expect other numbers")
+            return
+        entry = TF1_OPTIMIZERS[key]
+        if keras_arguments(entry, list(call.args)) is None:
+            collector.report(call, "MIG206", f"`{name}(...)` has arguments that cannot be mapped to "
+                             f"`{entry.target}`; call left unchanged",
+                             f"spell it as tf.{entry.target} with keyword arguments by hand")
+        elif entry.difference:
+            collector.report(call, "MIG206", f"`{name}` became `tf.{entry.target}`: {entry.difference}",
+                             "expect the early steps to differ from TF 1.x; nothing to change")
+
+    def rewrite_optimizer(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+        key = self.optimizer_key(original_node)
+        if key is None or key not in TF1_OPTIMIZERS:
+            return None
+        entry = TF1_OPTIMIZERS[key]
+        args = keras_arguments(entry, list(updated_node.args))
+        if args is None:
+            return None
+        self.consume(original_node.func)
+        return updated_node.with_changes(func=self.spell("tensorflow." + entry.target), args=args)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        rewritten = self.rewrite_optimizer(original_node, updated_node)
+        return rewritten if rewritten is not None else super().leave_Call(original_node, updated_node)
