@@ -8,17 +8,17 @@ original produced. Public names mirror the legacy ones.
 from estimator_bridge import export, hooks, layers
 from estimator_bridge.cluster_resolver import TPUClusterResolver
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
-from estimator_bridge.controller import NanLossDuringTrainingError
-from estimator_bridge.distribute import configure_logical_cpus
+from estimator_bridge.runtime.controller import NanLossDuringTrainingError
+from estimator_bridge.runtime.distribute import configure_logical_cpus
 from estimator_bridge.estimator import Estimator, TPUEstimator
 from estimator_bridge.hooks import (CheckpointSaverHook, LoggingTensorHook, LoopTimingHook,
                                     NanTensorHook, ProfilerHook, SessionRunArgs,
                                     SessionRunContext, SessionRunHook, SessionRunValues,
                                     StopAtStepHook)
 from estimator_bridge.optimizers import CrossShardOptimizer
-from estimator_bridge.preemption import PREEMPTED_EXIT_CODE, TrainingPreempted
+from estimator_bridge.runtime.preemption import PREEMPTED_EXIT_CODE, TrainingPreempted
 from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
-from estimator_bridge.warm_start import VocabInfo, WarmStartSettings
+from estimator_bridge.runtime.warm_start import VocabInfo, WarmStartSettings
 
 __version__ = "0.1.0"
 

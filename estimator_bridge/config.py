@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 import re
 
-from estimator_bridge import cluster as cluster_lib
+from estimator_bridge.contract import cluster as cluster_lib
 
 # Sentinel for "not given", so that save_checkpoints_secs can default to 600 only when neither
 # save_checkpoints_steps nor save_checkpoints_secs was passed (TF1 RunConfig behaviour).
@@ -66,8 +66,8 @@ class TPUConfig(_TPUConfigFields):
 
     Only `iterations_per_loop`, `num_shards` and `per_host_input_for_training` change what the
     bridge does: the first is the number of steps run by one traced call, `num_shards` is the
-    number of replicas to emulate when `use_tpu=True` (see `estimator_bridge.distribute`), the
-    third selects how input_fn is deployed. The other fields are validated and kept so that
+    number of replicas to emulate when `use_tpu=True` (see `estimator_bridge.runtime.distribute`),
+    the third selects how input_fn is deployed. The other fields are validated and kept so that
     legacy configs construct unchanged.
     """
 

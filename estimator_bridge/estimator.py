@@ -14,16 +14,17 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
-from estimator_bridge import build, calling, checkpoints, controller, distribute, inputs, loops
-from estimator_bridge import predict as predict_lib
+from estimator_bridge.contract import calling
+from estimator_bridge.runtime import build, checkpoints, controller, distribute, inputs, loops
+from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge import hooks as hooks_lib
-from estimator_bridge import step_rate, warm_start
+from estimator_bridge.runtime import step_rate, warm_start
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
-from estimator_bridge.model import ModelFunction
+from estimator_bridge.contract.model import ModelFunction
 from estimator_bridge.spec import ModeKeys
-from estimator_bridge.summaries import ScalarWriter
-from estimator_bridge.variables import VariableCache
+from estimator_bridge.runtime.summaries import ScalarWriter
+from estimator_bridge.runtime.variables import VariableCache
 
 logger = logging.getLogger("estimator_bridge")
 
@@ -434,7 +435,7 @@ class TPUEstimator(_EstimatorBase):
 
     Same constructor and methods. `use_tpu=False` runs TPUEstimator's CPU path on one device
     (params['batch_size'] = the global batch, params['use_tpu'] = False). `use_tpu=True` runs
-    R replicas with TPU semantics (see `estimator_bridge.distribute` for how R is chosen):
+    R replicas with TPU semantics (`estimator_bridge.runtime.distribute` says how R is chosen):
     params['batch_size'] = G/R per replica, static input shapes required, eval_metrics tensors
     concatenated across replicas, evaluate(steps=...) required.
 
@@ -581,7 +582,7 @@ class _PlainModelFunction(ModelFunction):
     """Estimator's model_fn call: params as given, no batch_size/use_tpu injected."""
 
     def __call__(self, features, labels, mode, *, batch_size):
-        from estimator_bridge.model import _normalise
+        from estimator_bridge.contract.model import _normalise
         spec = calling.call_model_fn(self._model_fn, features=features, labels=labels, mode=mode,
                                      params=dict(self._params), config=self._config)
         return _normalise(spec, mode, self._model_fn)

@@ -374,7 +374,7 @@ class CheckpointSaverHook(_tf1_hooks.CheckpointSaverHook):
             listener.end(session, step)
 
     def _save(self, session, step):
-        from estimator_bridge import checkpoints
+        from estimator_bridge.runtime import checkpoints
         writer = checkpoints.CheckpointWriter(self._checkpoint_dir, keep_checkpoint_max=None)
         for listener in self._listeners:
             listener.before_save(session, step)

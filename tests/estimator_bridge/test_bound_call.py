@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from estimator_bridge.bound_call import NUM_STEPS_SPEC, BoundLoop
+from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, BoundLoop
 
 
 def summing_loop():

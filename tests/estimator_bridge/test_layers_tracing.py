@@ -12,7 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge import layers
-from estimator_bridge.variables import VariableCache
+from estimator_bridge.runtime.variables import VariableCache
 from tests.support.oracles import REPO_ROOT
 
 tf1 = tf.compat.v1

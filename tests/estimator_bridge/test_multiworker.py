@@ -14,7 +14,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_bridge as tpu
-from estimator_bridge import cluster
+from estimator_bridge.contract import cluster
 from tests.estimator_bridge import tiny
 from tests.support.oracles import REPO_ROOT
 

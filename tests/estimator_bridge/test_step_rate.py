@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from estimator_bridge.config import parse_iterations_per_loop
-from estimator_bridge.step_rate import StepRateReporter, tpu_estimator_cadence
+from estimator_bridge.runtime.step_rate import StepRateReporter, tpu_estimator_cadence
 from tests.estimator_bridge import tiny
 from tests.support.events import read_tags
 

@@ -358,7 +358,7 @@ def run_function(name, build):
     fresh v1 collections (`begin_trace`), exactly as the bridge's training loop sets up model_fn.
     One fresh cache per case: each case stands for a new TF1 graph.
     """
-    from estimator_bridge.variables import VariableCache
+    from estimator_bridge.runtime.variables import VariableCache
 
     cache = VariableCache(strategy=None)
     record = {}

@@ -19,9 +19,9 @@ import time
 import numpy as np
 import tensorflow as tf
 
-from estimator_bridge import preemption
-from estimator_bridge.step_rate import StepRateReporter
-from estimator_bridge.summaries import EveryNSteps
+from estimator_bridge.runtime import preemption
+from estimator_bridge.runtime.step_rate import StepRateReporter
+from estimator_bridge.runtime.summaries import EveryNSteps
 
 logger = logging.getLogger("estimator_bridge")
 

@@ -63,7 +63,7 @@ def configure_logical_cpus(count: int) -> None:
             return
         raise RuntimeError(
             f"cannot create {count} logical CPU devices: TensorFlow already initialised "
-            f"{existing}. Call estimator_bridge.distribute.configure_logical_cpus({count}) at the "
+            f"{existing}. Call estimator_bridge.configure_logical_cpus({count}) at the "
             "start of the program, before anything runs a TensorFlow op.") from error
 
 
@@ -78,7 +78,7 @@ def _local_devices_for(num_replicas: int) -> list:
         f"TPUConfig(num_shards={num_replicas}) asks for {num_replicas} replicas, but this machine "
         f"has {len(cpus)} logical CPU device(s) and {len(gpus)} GPU(s) and no TPU is named in "
         "RunConfig. To emulate the TPU cores on CPU, create logical devices at the start of the "
-        f"program: estimator_bridge.distribute.configure_logical_cpus({num_replicas}) (i.e. "
+        f"program: estimator_bridge.configure_logical_cpus({num_replicas}) (i.e. "
         "tf.config.set_logical_device_configuration(tf.config.list_physical_devices('CPU')[0], "
         f"[tf.config.LogicalDeviceConfiguration()] * {num_replicas})); or pass "
         "RunConfig(cluster=TPUClusterResolver(...)) to run on a TPU.")
@@ -130,7 +130,7 @@ def _tpu_deployment(target) -> Deployment:
 
 def choose_deployment(config, *, use_tpu: bool) -> Deployment:
     """The deployment for a TPUEstimator/Estimator configuration (see the module docstring)."""
-    from estimator_bridge import cluster as cluster_lib
+    from estimator_bridge.contract import cluster as cluster_lib
 
     info = getattr(config, "cluster_info", cluster_lib.LOCAL)
     if info.is_multi_worker and _tpu_address(config) is None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from estimator_bridge import graph_step
-from estimator_bridge.bound_call import NUM_STEPS_SPEC, BoundLoop
+from estimator_bridge.runtime import graph_step
+from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, BoundLoop
 from estimator_bridge import hooks as hooks_lib
-from estimator_bridge import metrics as metrics_lib
-from estimator_bridge import summaries
+from estimator_bridge.contract import metrics as metrics_lib
+from estimator_bridge.runtime import summaries
 from estimator_bridge.spec import ModeKeys
 
 _MEAN = tf.distribute.ReduceOp.MEAN

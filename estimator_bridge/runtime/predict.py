@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from estimator_bridge import graph_step
-from estimator_bridge import metrics as metrics_lib
+from estimator_bridge.runtime import graph_step
+from estimator_bridge.contract import metrics as metrics_lib
 from estimator_bridge.spec import ModeKeys
 
 

@@ -15,7 +15,7 @@ import dataclasses
 
 import tensorflow as tf
 
-from estimator_bridge import calling
+from estimator_bridge.contract import calling
 from estimator_bridge.config import InputPipelineConfig
 
 
@@ -117,7 +117,7 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
     if pad_to_batch is not None:
         # predict() on TPU cores: short batches are padded to the global batch (a mask of the
         # real rows travels with them), as TPUEstimator's _PaddingSignals did.
-        from estimator_bridge.predict import pad_batches
+        from estimator_bridge.runtime.predict import pad_batches
         dataset = pad_batches(dataset, pad_to_batch)
     elif deployment.tpu_semantics:
         _check_static_shapes(dataset, input_fn)

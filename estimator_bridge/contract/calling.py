@@ -11,7 +11,7 @@ import copy
 import functools
 import inspect
 
-from estimator_bridge import warm_start
+from estimator_bridge.runtime import warm_start
 
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config", "self"}
 

@@ -11,7 +11,8 @@ import dataclasses
 
 import tensorflow as tf
 
-from estimator_bridge import calling, warm_start
+from estimator_bridge.contract import calling
+from estimator_bridge.runtime import warm_start
 from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec
 
 
