@@ -135,7 +135,7 @@ class _EstimatorBase:
     def _export_model_function(self):
         """Export runs model_fn on the CPU path: no batch_size, params['use_tpu'] = False."""
         return ModelFunction(self._model_fn, params=self._params, config=self._config,
-                             use_tpu=False)
+                             use_tpu=False, around_user_code=warm_start.intercepting)
 
     # ---- subclass decisions --------------------------------------------------------------
     def _model_params_use_tpu(self):
@@ -158,7 +158,8 @@ class _EstimatorBase:
 
     def _model_function(self):
         return ModelFunction(self._model_fn, params=self._params, config=self._config,
-                             use_tpu=self._model_params_use_tpu())
+                             use_tpu=self._model_params_use_tpu(),
+                             around_user_code=warm_start.intercepting)
 
     def _make_input(self, input_fn, mode):
         return inputs.make_input(input_fn, mode=mode, params=self._params, config=self._config,
@@ -572,7 +573,7 @@ class Estimator(_EstimatorBase):
 
     def _model_function(self):
         return _PlainModelFunction(self._model_fn, params=self._params, config=self._config,
-                                   use_tpu=False)
+                                   use_tpu=False, around_user_code=warm_start.intercepting)
 
 
 Estimator._export_model_function = Estimator._model_function
@@ -584,5 +585,6 @@ class _PlainModelFunction(ModelFunction):
     def __call__(self, features, labels, mode, *, batch_size):
         from estimator_bridge.contract.model import _normalise
         spec = calling.call_model_fn(self._model_fn, features=features, labels=labels, mode=mode,
-                                     params=dict(self._params), config=self._config)
-        return _normalise(spec, mode, self._model_fn)
+                                     params=dict(self._params), config=self._config,
+                                     around_user_code=self._around_user_code)
+        return _normalise(spec, mode, self._model_fn, self._around_user_code)

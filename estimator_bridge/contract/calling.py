@@ -7,11 +7,10 @@ every call a deep copy of the user's params (TPUESTIMATOR_SEMANTICS.md sections 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import inspect
-
-from estimator_bridge.runtime import warm_start
 
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config", "self"}
 
@@ -94,8 +93,13 @@ def _required_args(fn, *, exclude) -> list:
             and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
-def call_model_fn(model_fn, *, features, labels, mode, params, config):
-    """Calls model_fn as `_ModelFnWrapper._call_model_fn` did: only the arguments it declares."""
+def call_model_fn(model_fn, *, features, labels, mode, params, config,
+                  around_user_code=contextlib.nullcontext):
+    """Calls model_fn as `_ModelFnWrapper._call_model_fn` did: only the arguments it declares.
+
+    `around_user_code` is entered around the call: the runtime passes
+    `warm_start.intercepting`, so that init_from_checkpoint is applied once, not per step.
+    """
     args = fn_args(model_fn)
     kwargs = {}
     if "labels" in args:
@@ -109,5 +113,5 @@ def call_model_fn(model_fn, *, features, labels, mode, params, config):
         kwargs["params"] = copy.deepcopy(params)
     if "config" in args:
         kwargs["config"] = copy.deepcopy(config)
-    with warm_start.intercepting():  # init_from_checkpoint is applied once, not per step
+    with around_user_code():
         return model_fn(features=features, **kwargs)

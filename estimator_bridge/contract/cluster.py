@@ -94,8 +94,8 @@ def from_environment() -> ClusterInfo:
     return from_tf_config(os.environ.get("TF_CONFIG"))
 
 
-def multi_worker_strategy(info: ClusterInfo):
-    """MultiWorkerMirroredStrategy over the workers of TF_CONFIG (one replica per worker here).
+def check_can_train(info: ClusterInfo) -> None:
+    """Whether this task may train with the bridge (synchronous all-reduce over the workers).
 
     Raises:
       ValueError: the cluster has parameter servers (the bridge runs synchronous all-reduce
@@ -111,4 +111,3 @@ def multi_worker_strategy(info: ClusterInfo):
             f"this process is TF_CONFIG task {info.task_type}:{info.task_id}; only chief/worker "
             "tasks train with the bridge. Run evaluation in a separate program without "
             "TF_CONFIG (estimator.evaluate reads model_dir's checkpoints).")
-    return tf.distribute.MultiWorkerMirroredStrategy()

@@ -7,12 +7,12 @@ called `scaffold_fn`. `ModelOutputs` is the single shape the loops consume, what
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import tensorflow as tf
 
 from estimator_bridge.contract import calling
-from estimator_bridge.runtime import warm_start
 from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec
 
 
@@ -49,13 +49,17 @@ class ModelFunction:
       params: the user's params (copied per call).
       config: the RunConfig passed to model_fn if it declares `config`.
       use_tpu: the value injected as params['use_tpu'] (False on the CPU path).
+      around_user_code: a context manager factory entered around every call of user code
+        (model_fn, scaffold_fn); the runtime passes `warm_start.intercepting`.
     """
 
-    def __init__(self, model_fn, *, params, config, use_tpu: bool):
+    def __init__(self, model_fn, *, params, config, use_tpu: bool,
+                 around_user_code=contextlib.nullcontext):
         self._model_fn = model_fn
         self._params = dict(params)
         self._config = config
         self._use_tpu = use_tpu
+        self._around_user_code = around_user_code
 
     def __call__(self, features, labels, mode, *, batch_size) -> ModelOutputs:
         params = dict(self._params)
@@ -63,14 +67,15 @@ class ModelFunction:
             params["batch_size"] = batch_size
         params["use_tpu"] = self._use_tpu
         spec = calling.call_model_fn(self._model_fn, features=features, labels=labels, mode=mode,
-                                     params=params, config=self._config)
-        return _normalise(spec, mode, self._model_fn)
+                                     params=params, config=self._config,
+                                     around_user_code=self._around_user_code)
+        return _normalise(spec, mode, self._model_fn, self._around_user_code)
 
 
-def _normalise(spec, mode, model_fn) -> ModelOutputs:
+def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext) -> ModelOutputs:
     if isinstance(spec, TPUEstimatorSpec):
         if spec.scaffold_fn is not None:
-            with warm_start.intercepting():  # BERT: init_from_checkpoint in scaffold_fn
+            with around_user_code():  # BERT: init_from_checkpoint in scaffold_fn
                 spec.scaffold_fn()
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]

@@ -134,7 +134,8 @@ def choose_deployment(config, *, use_tpu: bool) -> Deployment:
 
     info = getattr(config, "cluster_info", cluster_lib.LOCAL)
     if info.is_multi_worker and _tpu_address(config) is None:
-        strategy = cluster_lib.multi_worker_strategy(info)
+        cluster_lib.check_can_train(info)
+        strategy = tf.distribute.MultiWorkerMirroredStrategy()  # one replica per worker
         return Deployment(strategy, strategy.num_replicas_in_sync, bool(use_tpu),
                           f"MultiWorkerMirroredStrategy: {info.num_worker_replicas} workers, "
                           f"this is {info.task_type}:{info.task_id}")

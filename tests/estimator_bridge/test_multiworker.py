@@ -136,12 +136,12 @@ def test_malformed_tf_config_names_the_value_and_the_fix(monkeypatch, tf_config,
 
 def test_parameter_servers_and_evaluators_cannot_train():
     with pytest.raises(ValueError, match=r"lists 1 ps task\(s\).*Remove the 'ps' job"):
-        cluster.multi_worker_strategy(cluster.from_tf_config(
+        cluster.check_can_train(cluster.from_tf_config(
             {"cluster": CLUSTER, "task": {"type": "worker", "index": 0}}))
     evaluator = cluster.from_tf_config({"cluster": {"worker": ["a:1", "b:2"]},
                                         "task": {"type": "evaluator", "index": 0}})
     with pytest.raises(ValueError, match=r"task evaluator:0; only chief/worker tasks train"):
-        cluster.multi_worker_strategy(evaluator)
+        cluster.check_can_train(evaluator)
 
 
 # ---- a TPU that is not there: a quick, clear error ---------------------------------------------
