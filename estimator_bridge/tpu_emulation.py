@@ -11,7 +11,7 @@ Code written for a TPU takes its TPU branch only when a TPU answers:
 TPUStrategy`) so that the same code runs its TPU branch on this machine: the resolver names an
 emulated TPU, connecting and initialising do nothing, and the strategy is a `MirroredStrategy`
 over `cores` logical CPUs, the emulation the bridge uses for `TPUConfig(num_shards=R)`
-(`estimator_bridge.distribute.configure_logical_cpus`). The user's code is not edited and takes
+(`estimator_bridge.configure_logical_cpus`). The user's code is not edited and takes
 the same path it takes on a TPU; what differs from a TPU is the device (XLA on TPU cores versus
 CPU kernels), not the program's control flow, batch split or loss reduction.
 
@@ -70,7 +70,7 @@ def _emulated_classes(cores: int):
         def __init__(self, tpu_cluster_resolver=None, experimental_device_assignment=None,
                      experimental_spmd_xla_partitioning=False, steps_per_run=None,
                      device_assignment=None):
-            from estimator_bridge.distribute import configure_logical_cpus
+            from estimator_bridge.runtime.distribute import configure_logical_cpus
 
             configure_logical_cpus(cores)
             devices = [device.name for device in tf.config.list_logical_devices("CPU")][:cores]
@@ -120,7 +120,7 @@ def install(cores: int = DEFAULT_CORES) -> None:
         raise ValueError(f"an emulated TPU needs at least one core, got cores={cores}")
     import tensorflow as tf
 
-    from estimator_bridge.distribute import configure_logical_cpus
+    from estimator_bridge.runtime.distribute import configure_logical_cpus
 
     configure_logical_cpus(cores)
     resolver_class, strategy_class = _emulated_classes(cores)

@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_bridge as tpu
-from estimator_bridge import distribute
+from estimator_bridge.runtime import distribute
 
 
 @pytest.mark.parametrize("name", ["", b"", [""]])
