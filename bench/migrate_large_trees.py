@@ -41,6 +41,9 @@ from pathlib import Path
 
 import libcst as cst
 
+from bench import migrate_docs
+from bench.migrate_docs import problem_count
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RESULTS_FILE = REPO_ROOT / "bench" / "results" / "migrate_large_trees.json"
 VENV_SITE = REPO_ROOT / ".venv" / "lib" / "python3.11" / "site-packages"
@@ -150,12 +153,6 @@ def answered_without_libcst(paths: list[Path]) -> int:
     return sum(quick_result(path.read_bytes(), str(path)) is not None for path in paths if path.suffix == ".py")
 
 
-def problem_count(tree: dict) -> int:
-    """How many things went wrong in one audited tree (0 is the guarantee)."""
-    problems = tree["problems"]
-    return sum(len(v) if isinstance(v, (list, dict)) else int(v) for v in problems.values())
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trees", nargs="+", choices=sorted(TREES), default=list(TREES))
@@ -179,8 +176,6 @@ def main(argv: list[str] | None = None) -> int:
         write_results(results, args.results)  # after each tree: a long run keeps what it measured
     write_results(results, args.results)
     if args.results == RESULTS_FILE:
-        from bench import migrate_docs  # imports this module
-
         migrate_docs.update(args.results)
     print(json.dumps(results["total"]))
     return 0 if results["total"]["problems"] == 0 else 1

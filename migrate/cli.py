@@ -61,7 +61,7 @@ def _codes(values: Sequence[str]) -> list[str]:
 
 def _list() -> str:
     lines = ["codemods (in pipeline order):"]
-    lines += [f"  {codemod.__name__}: {codemod.DESCRIPTION}" for codemod in PIPELINE]
+    lines += [f"  {codemod.name}: {codemod.description}" for codemod in PIPELINE]
     lines.append("finding codes:")
     lines += [f"  {code.code} {code.severity.value}: {code.title}" for code in CODES.values()]
     return "\n".join(lines) + "\n"

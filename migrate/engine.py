@@ -18,7 +18,6 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from migrate.codemods import PIPELINE
-from migrate.codemods.tf1_names import TF1NamesToCompatV1
 from migrate.codemods.fused import fuse
 from migrate.codemods.unsupported import FindingCollector
 from migrate.findings import FileResult, Finding, Location
@@ -31,8 +30,16 @@ from migrate.tables.tf2_markers import TF2_ONLY
 MAX_PASSES = 3
 # TF2 files (detected by names TF 1.15 never had) keep their plain tf.X names.
 TF1_PIPELINE = PIPELINE
-TF2_PIPELINE = tuple(c for c in PIPELINE if c is not TF1NamesToCompatV1)
-REWRITES = {TF1_PIPELINE: fuse(TF1_PIPELINE), TF2_PIPELINE: fuse(TF2_PIPELINE)}
+TF2_PIPELINE = tuple(c for c in PIPELINE if not c.tf1_only)
+_REWRITES = {TF1_PIPELINE: fuse(TF1_PIPELINE), TF2_PIPELINE: fuse(TF2_PIPELINE)}
+
+
+def rewrite_for(pipeline: tuple):
+    """The fused pass over `pipeline` (any tuple of registry records: tests run one codemod alone)."""
+    rewrite = _REWRITES.get(pipeline)
+    if rewrite is None:
+        rewrite = _REWRITES[pipeline] = fuse(pipeline)
+    return rewrite
 _TF_ALIAS = re.compile(r"^[ \t]*import[ \t]+tensorflow(?:[ \t]+as[ \t]+(\w+))?[ \t]*(?:#.*)?$", re.MULTILINE)
 
 # Cheap pre-filter: a module that mentions none of these cannot match any table.
@@ -119,7 +126,7 @@ def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE,
               source: str | None = None) -> tuple[cst.Module, list[Finding]]:
     """Run the pipeline (to its fixed point when `verify`); findings come from the first pass."""
     collector = FindingCollector(pipeline)
-    rewrite = REWRITES[pipeline]
+    rewrite = rewrite_for(pipeline)
     context = CodemodContext(filename=filename, scratch={"source": source} if source is not None else {})
     original = module
     first = module = rewrite(context, collector).transform_module(module)
@@ -150,7 +157,7 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
     `prefilter=False` always runs the libcst pipeline (tests compare both paths)."""
     marker = tf2_marker(text)
     pipeline = TF2_PIPELINE if marker else TF1_PIPELINE
-    if prefilter and nothing_to_do(text, REWRITES[pipeline].lookup):
+    if prefilter and nothing_to_do(text, pipeline):
         return text, _marker_findings([], marker)
     parsed = parse(text)
     module, findings = transform(parsed, filename, pipeline, verify, text)
@@ -181,7 +188,7 @@ def quick_result(data: bytes, path: str) -> FileResult | None:
     except SkipFile:
         return None  # the full path reports it
     marker = tf2_marker(text)
-    if nothing_to_do(text, REWRITES[TF2_PIPELINE if marker else TF1_PIPELINE].lookup):
+    if nothing_to_do(text, TF2_PIPELINE if marker else TF1_PIPELINE):
         return FileResult(path, data, None, tuple(_marker_findings([], marker)))
     return None
 

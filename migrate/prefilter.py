@@ -11,13 +11,15 @@ so it over-approximates what the pipeline can see:
   (`a.b.c` and its prefixes) whose head name is bound by an import anywhere in the file, spelled
   through every import binding of that name (libcst resolves per scope; taking all bindings is a
   superset), plus the imported names themselves (bare names and `from M import N` statements);
-- for each such name, the same lookups the pipeline makes: the fused table lookup (with no call,
-  which matches at least as often as with one), the unsupported-name tables, the eager switches,
-  the keras_to_tpu_model and contrib.data structural keys;
+- for each such name, what the codemod registry (codemods/registry.py) declares for the pipeline:
+  the claims of its codemods in pipeline order (with no call, which matches at least as often as
+  with one), their `unsupported` tables, and the `structural_keys` of the codemods that are on for
+  the file (`applies`: the eager switches only in Estimator files);
 - the rules that do not go through qualified names: an import of a module that no longer exists
-  (its alias may be dropped), any `.experimental_run_v2` attribute (renamed to `.run`), the
-  Keras 2 methods and `.h5` weight files of codemods/keras_methods.py (by their words), any
-  `x.shape[i].value` read (codemods/dimension_value.py).
+  (its alias may be dropped), and what codemods declare as `source_words` / `text_trigger` (any
+  `.experimental_run_v2`, renamed to `.run`; the Keras 2 methods and `.h5` weight files of
+  codemods/keras_methods.py) and `ast_trigger` (any `x.shape[i].value` read,
+  codemods/dimension_value.py).
 A keyword-only entry (`keras.optimizers.Adam`: same target, `lr=` renamed) counts only when some
 call in the file passes one of its keywords, or calls without arguments when it adds defaults.
 tests/migrate/test_prefilter.py runs both paths over every fixture, every legacy example, generated
@@ -29,22 +31,11 @@ does not (the full path reports MIG001 there); the large-tree audit has found no
 from __future__ import annotations
 
 import ast
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
-from migrate.codemods.contrib_data import DATASET_METHODS
-from migrate.codemods.dimension_value import ast_is_dimension_value
-from migrate.codemods.eager_for_bridge import SWITCHES, USES_ESTIMATOR
-from migrate.codemods.keras_methods import text_may_need_keras_rewrite
-from migrate.codemods.keras_optimizers import OPTIMIZER_KEYS
-from migrate.codemods.keras_tpu import KERAS_TO_TPU, RENAMED_METHODS, TPU_DISTRIBUTION
-from migrate.codemods.unsupported import UNSUPPORTED_TABLE
+from migrate.codemods.registry import Codemod, unsupported_table
 from migrate.resolve import Match, canonical, longest_prefix
 from migrate.tables.aliases import DEAD_MODULES
-
-Lookup = Callable[[str, str, object], "Match | None"]
-
-# Canonical names a structural rule acts on (besides the table lookups).
-STRUCTURAL_KEYS = frozenset(SWITCHES) | {KERAS_TO_TPU, TPU_DISTRIBUTION} | frozenset(DATASET_METHODS)
 
 
 def _is_dead(module: str) -> bool:
@@ -52,24 +43,39 @@ def _is_dead(module: str) -> bool:
 
 
 class _Verdicts:
-    """Memoised "can a rule act on this raw qualified name?" per pipeline lookup."""
+    """Memoised "can a rule act on this raw qualified name?" for one pipeline."""
 
-    def __init__(self, lookup: Lookup) -> None:
-        self.lookup = lookup
+    def __init__(self, pipeline: Sequence[Codemod]) -> None:
+        self.pipeline = tuple(pipeline)
+        self.unsupported = unsupported_table(self.pipeline)
+        self.source_words = tuple(word for c in self.pipeline for word in c.source_words)
+        self.text_triggers = tuple(c.text_trigger for c in self.pipeline if c.text_trigger)
+        self.ast_triggers = tuple(c.ast_trigger for c in self.pipeline if c.ast_trigger)
         self.cache: dict[tuple, Match | None | bool] = {}
 
-    def claim(self, raw: str, call: CallShape | None = None, estimator_module: bool = True) -> Match | None | bool:
+    def lookup(self, name: str, raw: str, call) -> Match | None:
+        for codemod in self.pipeline:
+            match = codemod.claim(name, raw, call)
+            if match is not None:
+                return match
+        return None
+
+    def structural_keys(self, text: str) -> tuple[tuple[bool, ...], frozenset[str]]:
+        """(which codemods are on for `text`, the canonical names their structural rules act on)."""
+        on = tuple(c.on_for(text) for c in self.pipeline)
+        return on, frozenset().union(*(c.structural_keys for c, active in zip(self.pipeline, on) if active))
+
+    def claim(self, raw: str, call: CallShape | None, on: tuple[bool, ...], structural: frozenset[str]) -> Match | None | bool:
         """True: a rule acts whatever the call; a Match: only a keyword-only entry claims it; None: nothing.
 
         `call`: the call `raw` is the function of (None: not called, or unknown: matches at least
-        as often); `estimator_module`: whether the eager-switch rule is on for this file."""
-        key = (raw, call and call.key, estimator_module)
+        as often); `on`/`structural`: the codemods on for this file and their structural keys."""
+        key = (raw, call and call.key, on)
         if key in self.cache:
             return self.cache[key]
         name = canonical(raw)
         verdict: Match | None | bool
-        if name in STRUCTURAL_KEYS - (set() if estimator_module else set(SWITCHES)) \
-                or longest_prefix(name, UNSUPPORTED_TABLE) is not None:
+        if name in structural or longest_prefix(name, self.unsupported) is not None:
             verdict = True
         else:
             match = self.lookup(name, raw, call)
@@ -85,7 +91,7 @@ class _Verdicts:
         return verdict
 
 
-_VERDICTS: dict[object, _Verdicts] = {}
+_VERDICTS: dict[tuple, _Verdicts] = {}
 
 
 class CallShape:
@@ -109,13 +115,13 @@ class CallShape:
 class _Survey:
     """One walk over a CPython `ast` tree, keeping what the verdict needs."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, ast_triggers: Sequence[Callable[[ast.AST], bool]] = ()) -> None:
         # bound name -> {(raw name, verbatim)}; `verbatim` marks `import a.b` without `as`, where
         # a chain `a.x` means `a.x` itself.
         self.bindings: dict[str, set[tuple[str, bool]]] = {}
         self.imported: set[str] = set()     # raw names the import statements themselves name
         self.dead_import = False            # an import of a module that no longer exists
-        self.shape_rule = False             # a `x.shape[i].value` read (rewritten whatever x is)
+        self.triggered = False              # an `ast_trigger` of a codemod fired (`x.shape[i].value`)
         self.attributes: list[ast.Attribute] = []
         self.calls: dict[int, ast.Call] = {}  # id(func) -> call
         self.keywords: set[str] = set()     # keyword names passed by any call
@@ -124,8 +130,8 @@ class _Survey:
             kind = type(node)
             if kind is ast.Attribute:
                 self.attributes.append(node)
-                if node.attr == "value" and ast_is_dimension_value(node):
-                    self.shape_rule = True
+                if not self.triggered and any(trigger(node) for trigger in ast_triggers):
+                    self.triggered = True
             elif kind is ast.Call:
                 self.calls[id(node.func)] = node
                 self.keywords.update(k.arg for k in node.keywords if k.arg is not None)
@@ -186,30 +192,26 @@ class _Survey:
                 yield (value.id + rest if verbatim else raw + rest), shape
 
 
-def nothing_to_do(text: str, lookup: Lookup) -> bool:
-    """True only when the pipeline whose fused lookup is `lookup` would neither change `text` nor
-    report anything on it (a TF2-marker finding aside, which the engine adds itself).
+def nothing_to_do(text: str, pipeline: Sequence[Codemod]) -> bool:
+    """True only when `pipeline` (registry records) would neither change `text` nor report
+    anything on it (a TF2-marker finding aside, which the engine adds itself).
 
     False means "run the full pipeline" (also for text CPython cannot parse)."""
-    if any(method in text for method in RENAMED_METHODS):
-        return False  # `x.experimental_run_v2` is renamed whatever `x` is
-    if text_may_need_keras_rewrite(text):
-        return False  # Keras 2 methods and weight file names (codemods/keras_methods.py)
+    pipeline = tuple(pipeline)
+    verdicts = _VERDICTS.get(pipeline)
+    if verdicts is None:
+        verdicts = _VERDICTS[pipeline] = _Verdicts(pipeline)
+    if any(word in text for word in verdicts.source_words) or any(trigger(text) for trigger in verdicts.text_triggers):
+        return False  # e.g. `x.experimental_run_v2` is renamed whatever `x` is
     try:
-        survey = _Survey(ast.parse(text))
+        survey = _Survey(ast.parse(text), verdicts.ast_triggers)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    if survey.dead_import or survey.shape_rule:
+    if survey.dead_import or survey.triggered:
         return False
-    verdicts = _VERDICTS.get(lookup)
-    if verdicts is None:
-        verdicts = _VERDICTS[lookup] = _Verdicts(lookup)
-    estimator_module = bool(USES_ESTIMATOR.search(text))
-    keras_compile = ".compile(" in text  # TF1 optimizers are rewritten only when given to compile
+    on, structural = verdicts.structural_keys(text)
     for raw, call in survey.references():
-        if keras_compile and canonical(raw) in OPTIMIZER_KEYS:
-            return False
-        verdict = verdicts.claim(raw, call, estimator_module)
+        verdict = verdicts.claim(raw, call, on, structural)
         if verdict is True:
             return False
         if verdict is not None:

@@ -1,6 +1,7 @@
-"""Shared machinery of the table-driven codemods: match references by qualified name, rewrite them.
+"""The table machinery of the one pass: match references by qualified name, rewrite them.
 
-A subclass sets `TABLE` (canonical name -> Replacement) and may override `lookup`. The base:
+`lookup` (given by the fused pass, codemods/fused.py, from the registry) says which Replacement
+owns a qualified name. This base:
 - resolves every dotted reference (`tf.contrib.tpu.TPUEstimator`, `contrib_tpu.RunConfig`) with
   libcst's scope analysis (qualified names), so aliases and user modules named like TF modules are told apart;
 - rewrites `from M import X` statements whose name moves, keeping the bound name (uses unchanged);
@@ -12,16 +13,16 @@ A subclass sets `TABLE` (canonical name -> Replacement) and may override `lookup
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Mapping, Sequence
+from typing import Sequence
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import VisitorBasedCodemodCommand
 from libcst.metadata import QualifiedNameSource, ScopeProvider
 
 from migrate.codemods.call_arguments import translate, unsupported_keywords  # noqa: F401 (re-exported)
 from migrate.codemods.imports import add_imports, drop_aliases
-from migrate.compat_v1 import tf2_spelling
-from migrate.resolve import Match, canonical, longest_prefix
+from migrate.spelling import tf2_spelling
+from migrate.resolve import Match, canonical
 from migrate.tables.aliases import DEAD_MODULES
 from migrate.tables.entries import Replacement
 
@@ -41,15 +42,6 @@ def import_module_name(node: cst.ImportFrom) -> str | None:
     if node.relative or node.module is None:
         return None
     return dotted_name(node.module)
-
-
-def keyword_names(call: cst.Call) -> list[str]:
-    return [arg.keyword.value for arg in call.args if arg.keyword is not None]
-
-
-def imported_names(node: cst.CSTNode, provider_names: set) -> set[str]:
-    """Raw qualified names that come from imports (locals and builtins are not TensorFlow's)."""
-    return {q.name for q in provider_names if q.source == QualifiedNameSource.IMPORT}
 
 
 # Top-level packages whose names the tables talk about; references through anything else skip
@@ -116,14 +108,9 @@ def module_bindings(module: cst.Module) -> dict[str, str]:
 
 
 class TableRewrite(VisitorBasedCodemodCommand):
-    """Rewrite references found in `TABLE` (subclasses give the table and a one-line DESCRIPTION)."""
+    """Rewrite references that `lookup` claims (the fused pass gives `lookup`)."""
 
     METADATA_DEPENDENCIES = (ScopeProvider,)
-    TABLE: ClassVar[Mapping[str, object]] = {}
-
-    def __init__(self, context: CodemodContext) -> None:
-        super().__init__(context)
-        self.start_state()
 
     def start_state(self) -> None:
         """The per-module bookkeeping (one instance migrates one module)."""
@@ -148,19 +135,21 @@ class TableRewrite(VisitorBasedCodemodCommand):
             return set()
         return {q.name for q in scope.get_qualified_names_for(node) if q.source == QualifiedNameSource.IMPORT}
 
+    @property
+    def source_text(self) -> str:
+        """The source of the module being migrated (set when the pass enters it)."""
+        return self._source_text
+
     def source(self, module: cst.Module) -> str:
         """The module's source text (given by the engine, so that no pass re-generates it)."""
         text = self.context.scratch.get("source")
         return text if text is not None else module.code
 
-    # ---- lookup (subclasses may override) ------------------------------------------------
+    # ---- lookup (given by the fused pass) ------------------------------------------------
     @classmethod
     def lookup(cls, canonical_name: str, raw_name: str, call: cst.Call | None) -> Match | None:
         """The Replacement that owns this reference, or None (the reference stays)."""
-        match = longest_prefix(canonical_name, cls.TABLE)
-        if match is None or not isinstance(match.entry, Replacement):
-            return None
-        return match
+        raise NotImplementedError
 
     def match_reference(self, node: cst.CSTNode, call: cst.Call | None) -> Match | None:
         raw = self.import_names(node)

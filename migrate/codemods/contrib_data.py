@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Callable
 
 import libcst as cst
-from migrate.codemods.base import TableRewrite, dotted_name, imported_names
+from migrate.codemods.base import dotted_name
+from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 from migrate.tables.contrib import DATASET_METHODS
 
@@ -134,29 +135,34 @@ def apply_target(node: cst.Call, qualified_names: Callable[[cst.CSTNode], set[st
     return (key, inner) if key in DATASET_METHODS else None
 
 
-class ContribDataApplyToMethods(TableRewrite):
-    DESCRIPTION = "Replace ds.apply(tf.contrib.data.X(...)) by the equivalent Dataset method chain."
-
-    def _names(self, node: cst.CSTNode) -> set[str]:
-        return self.import_names(node)
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        found = apply_target(original_node, self._names)
-        if found is None:
-            return updated_node
-        key, original_inner = found
-        inner = updated_node.args[0].value
-        rewritten = rewrite_apply(updated_node.func.value, key, inner, self.spell)
-        if rewritten is None:
-            return updated_node
-        self.consume(original_inner.func)  # its import may now be unused
-        return rewritten.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return True
-
-    def visit_Name(self, node: cst.Name) -> None:
+def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    found = apply_target(original_node, rewrite.import_names)
+    if found is None:
         return None
+    key, original_inner = found
+    inner = updated_node.args[0].value
+    rewritten = rewrite_apply(updated_node.func.value, key, inner, rewrite.spell)
+    if rewritten is None:
+        return None
+    rewrite.consume(original_inner.func)  # its import may now be unused
+    return rewritten.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
-    def leave_SimpleStatementLine(self, original_node, updated_node):
-        return updated_node
+
+def claimed_by_call(rewrite, node: cst.Call) -> tuple[cst.CSTNode, ...]:
+    """The contrib function of a `ds.apply(contrib_fn(...))` this codemod rewrites (not a finding)."""
+    found = apply_target(node, rewrite.import_names)
+    if found is not None:
+        key, inner = found
+        if rewrite_apply(node.func.value, key, inner, lambda target: cst.Name("x")) is not None:
+            return (inner.func,)
+    return ()
+
+
+CODEMOD = Codemod(
+    name="ContribDataApplyToMethods",
+    description="Replace ds.apply(tf.contrib.data.X(...)) by the equivalent Dataset method chain.",
+    order=10,
+    leave_call=leave_call,
+    claimed_by_call=claimed_by_call,
+    structural_keys=frozenset(DATASET_METHODS),
+)

@@ -9,8 +9,8 @@ Only the unambiguous spellings are rewritten: `.value` read from a subscript of 
 `.get_shape()` or `.dims` (also `x.shape.dims[i]`, `x.get_shape().dims[i]`). A Dimension held in
 a variable (`d = x.shape[0]; d.value`) is not recognisable and stays.
 
-The rule does not go through qualified names, so a pre-filter that clears files by their names
-must also ask `ast_is_dimension_value` (the same shape test on a CPython `ast` node).
+The rule does not go through qualified names, so the pre-filter, which clears files by their
+names, also asks `ast_is_dimension_value` (the same shape test on a CPython `ast` node).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import ast
 
 import libcst as cst
 
-from migrate.codemods.base import TableRewrite
+from migrate.codemods.registry import Codemod
 
 DIMENSION_VALUE = "tensorflow.compat.dimension_value"
 SHAPE_ATTRIBUTES = frozenset({"shape", "dims"})
@@ -58,16 +58,17 @@ def ast_is_dimension_value(node: ast.AST) -> bool:
             and isinstance(shape.func, ast.Attribute) and shape.func.attr in SHAPE_METHODS)
 
 
-class DimensionValueToCompat(TableRewrite):
-    DESCRIPTION = "Replace TF1 Dimension reads `x.shape[i].value` by `tf.compat.dimension_value(x.shape[i])`."
+def leave_attribute(rewrite, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression | None:
+    if not is_dimension_value(original_node):
+        return None
+    return cst.Call(func=rewrite.spell(DIMENSION_VALUE), args=[cst.Arg(updated_node.value)],
+                    lpar=updated_node.lpar, rpar=updated_node.rpar)
 
-    def rewrite_dimension_value(self, original_node: cst.Attribute,
-                                updated_node: cst.Attribute) -> cst.BaseExpression | None:
-        if not is_dimension_value(original_node):
-            return None
-        return cst.Call(func=self.spell(DIMENSION_VALUE), args=[cst.Arg(updated_node.value)],
-                        lpar=updated_node.lpar, rpar=updated_node.rpar)
 
-    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        rewritten = self.rewrite_dimension_value(original_node, updated_node)
-        return rewritten if rewritten is not None else super().leave_Attribute(original_node, updated_node)
+CODEMOD = Codemod(
+    name="DimensionValueToCompat",
+    description="Replace TF1 Dimension reads `x.shape[i].value` by `tf.compat.dimension_value(x.shape[i])`.",
+    order=31,
+    leave_attribute=leave_attribute,
+    ast_trigger=ast_is_dimension_value,
+)

@@ -12,7 +12,8 @@ import re
 
 import libcst as cst
 
-from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.codemods.base import dotted_name
+from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 
 # canonical name of the switch -> replacement call (None: remove the statement)
@@ -34,27 +35,37 @@ def switch_call(line: cst.SimpleStatementLine, names) -> str | None:
     return keys.pop() if len(keys) == 1 and next(iter(keys)) in SWITCHES else None
 
 
-class EagerForBridge(TableRewrite):
-    DESCRIPTION = "Keep eager mode on in Estimator code (replace tf.disable_v2_behavior, drop disable_eager_execution)."
+def uses_estimator(text: str) -> bool:
+    return bool(USES_ESTIMATOR.search(text))
 
-    def visit_Module(self, node: cst.Module) -> None:
-        super().visit_Module(node)
-        self.enabled = bool(USES_ESTIMATOR.search(self.source(node)))
 
-    def switch_of(self, original_node: cst.SimpleStatementLine) -> str | None:
-        if not getattr(self, "enabled", False):
-            return None
-        return switch_call(original_node, self.import_names)
+def leave_statement(rewrite, original_node, updated_node):
+    key = switch_call(original_node, rewrite.import_names)
+    if key is None:
+        return None
+    replacement = SWITCHES[key]
+    if replacement is None:
+        return cst.RemoveFromParent()
+    return updated_node.with_changes(body=[cst.Expr(cst.Call(func=rewrite.spell(replacement)))])
 
-    def rewrite_switch(self, original_node, updated_node):
-        key = self.switch_of(original_node)
-        if key is None:
-            return None
-        replacement = SWITCHES[key]
-        if replacement is None:
-            return cst.RemoveFromParent()
-        return updated_node.with_changes(body=[cst.Expr(cst.Call(func=self.spell(replacement)))])
 
-    def leave_SimpleStatementLine(self, original_node, updated_node):
-        rewritten = self.rewrite_switch(original_node, updated_node)
-        return updated_node if rewritten is None else rewritten
+def statement_findings(rewrite, line: cst.SimpleStatementLine) -> list[tuple]:
+    key = switch_call(line, rewrite.import_names)
+    if key is None:
+        return []
+    spelled = key.replace("tensorflow.", "tf.")
+    return [(line, "MIG102",
+             f"`{spelled}()` would turn off eager execution, which estimator_bridge needs; "
+             + ("replaced (TF1 TensorShape kept)" if SWITCHES[key] else "removed"),
+             "nothing to do unless this file also runs tf.compat.v1.Session code")]
+
+
+CODEMOD = Codemod(
+    name="EagerForBridge",
+    description="Keep eager mode on in Estimator code (replace tf.disable_v2_behavior, drop disable_eager_execution).",
+    order=30,
+    leave_statement=leave_statement,
+    statement_findings=statement_findings,
+    structural_keys=frozenset(SWITCHES),
+    applies=uses_estimator,
+)

@@ -24,7 +24,8 @@ import re
 
 import libcst as cst
 
-from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.codemods.base import dotted_name
+from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 from migrate.tables.keras import KERAS2_H5_SUFFIXES, REMOVED_METHODS, WEIGHTS_SUFFIX, RemovedMethod
 
@@ -175,111 +176,120 @@ def _weight_path(call: cst.Call, is_checkpoint) -> tuple[cst.BaseExpression, boo
     return None
 
 
-class KerasRemovedMethods(TableRewrite):
-    DESCRIPTION = "Rewrite Keras 2 generator methods and weight file names for Keras 3; report what has no rewrite."
+def start(rewrite, module: cst.Module) -> dict[str, str]:
+    """The weight-file literals this module writes, old body -> Keras 3 body."""
+    text = rewrite.source_text
+    if "save_weights" not in text and "ModelCheckpoint" not in text:
+        return {}
+    finder = _SavedWeightLiterals(lambda call: is_checkpoint(rewrite, call))
+    module.visit(finder)
+    return finder.renamed
 
-    def start_state(self) -> None:
-        super().start_state()
-        self._weight_literals: dict[str, str] = {}
 
-    def visit_Module(self, node: cst.Module) -> None:
-        super().visit_Module(node)
-        self._weight_literals = {}
-        if "save_weights" in self._source_text or "ModelCheckpoint" in self._source_text:
-            finder = _SavedWeightLiterals(self.is_checkpoint)
-            node.visit(finder)
-            self._weight_literals = finder.renamed
-
-    def _key(self, func: cst.BaseExpression) -> str | None:
-        if dotted_name(func) is None or not self.watched(func):
-            return None
-        keys = {canonical(name) for name in self.import_names(func)}
-        return keys.pop() if len(keys) == 1 else None
-
-    def is_checkpoint(self, call: cst.Call) -> bool:
-        return self._key(call.func) == CHECKPOINT
-
-    def _is_method(self, call: cst.Call, names) -> bool:
-        """`x.name(...)` with `x` not a TensorFlow module (the user's model or metric)."""
-        func = call.func
-        return isinstance(func, cst.Attribute) and func.attr.value in names \
-            and not (dotted_name(func.value) is not None and self.watched(func.value)
-                     and self.import_names(func.value))
-
-    def note_keras_call(self, call: cst.Call, collector) -> None:
-        """Findings for this call (the rewrites below say nothing themselves)."""
-        if collector is None:
-            return
-        if self._is_method(call, REMOVED_METHODS):
-            name = call.func.attr.value
-            entry = REMOVED_METHODS[name]
-            converted = method_arguments(entry, list(call.args))
-            if converted is None:
-                collector.report(call, "MIG207", f"`.{name}(...)` is gone in Keras 3 and its arguments cannot be "
-                                 f"mapped to `.{entry.target}(...)`; call left unchanged",
-                                 f"call `.{entry.target}(generator, ...)` with keyword arguments by hand")
-            elif converted[1]:
-                dropped = ", ".join(f"`{n}=`" for n in converted[1])
-                collector.report(call, "MIG207", f"`.{name}` became `.{entry.target}`; {dropped} dropped: Keras 3 "
-                                 "takes them on the input (keras.utils.PyDataset), not on the call",
-                                 "to keep parallel loading, make the generator a keras.utils.PyDataset("
-                                 "workers=..., use_multiprocessing=..., max_queue_size=...)")
-        elif self._is_method(call, {"reset_states"}) and not call.args:
-            collector.report(call, "MIG207", "`.reset_states()` is gone from Keras 3 models and metrics",
-                             "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
-                             "RNN layers (`[l.reset_state() for l in model.layers if getattr(l, 'stateful', "
-                             "False)]`)")
-        elif self._key(call.func) in INPUTS and any(arg.keyword is not None and arg.keyword.value == "tensor"
-                                                    for arg in call.args):
-            collector.report(call, "MIG207", "`Input(tensor=...)` accepts only Keras tensors in Keras 3 (a tf.Tensor "
-                             "raises)", "build the model on `Input(shape=...)` and call it on the tensor: "
-                             "`model(tensor)`; or feed the tensor's dataset to fit()")
-
-    def rewrite_keras_call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
-        if self._is_method(original_node, REMOVED_METHODS):
-            entry = REMOVED_METHODS[original_node.func.attr.value]
-            converted = method_arguments(entry, list(updated_node.args))
-            if converted is None:
-                return None
-            func = updated_node.func.with_changes(attr=cst.Name(entry.target))
-            return updated_node.with_changes(func=func, args=converted[0])
-        if not self._weight_literals:
-            return None
-        found = _weight_path(original_node, self.is_checkpoint)
-        loading = isinstance(original_node.func, cst.Attribute) and original_node.func.attr.value == "load_weights"
-        if found is None and not loading:
-            return None
-        return self._rename_path_argument(updated_node)
-
-    def _rename_path_argument(self, call: cst.Call, index: int = 0) -> cst.Call | None:
-        args = list(call.args)
-        for position, arg in enumerate(args):
-            if arg.star:
-                return None
-            if (arg.keyword is None and position == index) or (arg.keyword is not None
-                                                              and arg.keyword.value == "filepath"):
-                new_value = self._rename_literals(arg.value)
-                if new_value is None:
-                    return None
-                args[position] = arg.with_changes(value=new_value)
-                return call.with_changes(args=args)
+def _key(rewrite, func: cst.BaseExpression) -> str | None:
+    if dotted_name(func) is None or not rewrite.watched(func):
         return None
+    keys = {canonical(name) for name in rewrite.import_names(func)}
+    return keys.pop() if len(keys) == 1 else None
 
-    def _rename_literals(self, expression: cst.BaseExpression) -> cst.BaseExpression | None:
-        """`expression` with its trailing path literal renamed as the module's writes were."""
-        parts = _literal_parts(expression)
-        if not parts:
-            return None
-        part = parts[0]
-        pieces = _text(part)
-        if pieces is None or pieces[1] not in self._weight_literals:
-            return None
-        prefix, body, quote = pieces
-        new_body = self._weight_literals[body]
-        replacement = part.with_changes(value=new_body) if isinstance(part, cst.FormattedStringText) \
-            else part.with_changes(value=f"{prefix}{quote}{new_body}{quote}")
-        return expression.deep_replace(part, replacement)
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        rewritten = self.rewrite_keras_call(original_node, updated_node)
-        return rewritten if rewritten is not None else super().leave_Call(original_node, updated_node)
+def is_checkpoint(rewrite, call: cst.Call) -> bool:
+    return _key(rewrite, call.func) == CHECKPOINT
+
+
+def _is_method(rewrite, call: cst.Call, names) -> bool:
+    """`x.name(...)` with `x` not a TensorFlow module (the user's model or metric)."""
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value in names \
+        and not (dotted_name(func.value) is not None and rewrite.watched(func.value)
+                 and rewrite.import_names(func.value))
+
+
+def call_findings(rewrite, call: cst.Call) -> list[tuple]:
+    """Findings for this call (the rewrites below say nothing themselves)."""
+    if _is_method(rewrite, call, REMOVED_METHODS):
+        name = call.func.attr.value
+        entry = REMOVED_METHODS[name]
+        converted = method_arguments(entry, list(call.args))
+        if converted is None:
+            return [(call, "MIG207", f"`.{name}(...)` is gone in Keras 3 and its arguments cannot be "
+                     f"mapped to `.{entry.target}(...)`; call left unchanged",
+                     f"call `.{entry.target}(generator, ...)` with keyword arguments by hand")]
+        if converted[1]:
+            dropped = ", ".join(f"`{n}=`" for n in converted[1])
+            return [(call, "MIG207", f"`.{name}` became `.{entry.target}`; {dropped} dropped: Keras 3 "
+                     "takes them on the input (keras.utils.PyDataset), not on the call",
+                     "to keep parallel loading, make the generator a keras.utils.PyDataset("
+                     "workers=..., use_multiprocessing=..., max_queue_size=...)")]
+    elif _is_method(rewrite, call, {"reset_states"}) and not call.args:
+        return [(call, "MIG207", "`.reset_states()` is gone from Keras 3 models and metrics",
+                 "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
+                 "RNN layers (`[l.reset_state() for l in model.layers if getattr(l, 'stateful', "
+                 "False)]`)")]
+    elif _key(rewrite, call.func) in INPUTS and any(arg.keyword is not None and arg.keyword.value == "tensor"
+                                                   for arg in call.args):
+        return [(call, "MIG207", "`Input(tensor=...)` accepts only Keras tensors in Keras 3 (a tf.Tensor "
+                 "raises)", "build the model on `Input(shape=...)` and call it on the tensor: "
+                 "`model(tensor)`; or feed the tensor's dataset to fit()")]
+    return []
+
+
+def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    if _is_method(rewrite, original_node, REMOVED_METHODS):
+        entry = REMOVED_METHODS[original_node.func.attr.value]
+        converted = method_arguments(entry, list(updated_node.args))
+        if converted is None:
+            return None
+        func = updated_node.func.with_changes(attr=cst.Name(entry.target))
+        return updated_node.with_changes(func=func, args=converted[0])
+    literals = rewrite.state[NAME]
+    if not literals:
+        return None
+    found = _weight_path(original_node, lambda call: is_checkpoint(rewrite, call))
+    loading = isinstance(original_node.func, cst.Attribute) and original_node.func.attr.value == "load_weights"
+    if found is None and not loading:
+        return None
+    return _rename_path_argument(literals, updated_node)
+
+
+def _rename_path_argument(literals: dict[str, str], call: cst.Call, index: int = 0) -> cst.Call | None:
+    args = list(call.args)
+    for position, arg in enumerate(args):
+        if arg.star:
+            return None
+        if (arg.keyword is None and position == index) or (arg.keyword is not None
+                                                          and arg.keyword.value == "filepath"):
+            new_value = _rename_literals(literals, arg.value)
+            if new_value is None:
+                return None
+            args[position] = arg.with_changes(value=new_value)
+            return call.with_changes(args=args)
+    return None
+
+
+def _rename_literals(literals: dict[str, str], expression: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`expression` with its trailing path literal renamed as the module's writes were."""
+    parts = _literal_parts(expression)
+    if not parts:
+        return None
+    part = parts[0]
+    pieces = _text(part)
+    if pieces is None or pieces[1] not in literals:
+        return None
+    prefix, body, quote = pieces
+    new_body = literals[body]
+    replacement = part.with_changes(value=new_body) if isinstance(part, cst.FormattedStringText) \
+        else part.with_changes(value=f"{prefix}{quote}{new_body}{quote}")
+    return expression.deep_replace(part, replacement)
+
+
+NAME = "KerasRemovedMethods"
+CODEMOD = Codemod(
+    name=NAME,
+    description="Rewrite Keras 2 generator methods and weight file names for Keras 3; report what has no rewrite.",
+    order=14,
+    start=start,
+    leave_call=leave_call,
+    call_findings=call_findings,
+    text_trigger=text_may_need_keras_rewrite,
+)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.codemods.base import TableRewrite
+from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 from migrate.tables.keras import TF1_OPTIMIZERS, TF1_OPTIMIZERS_WITHOUT_KERAS, KerasOptimizer
 
@@ -93,78 +93,93 @@ def keras_arguments(entry: KerasOptimizer, args: list[cst.Arg]) -> list[cst.Arg]
     return converted
 
 
-class KerasCompileOptimizers(TableRewrite):
-    DESCRIPTION = "Replace TF1 optimizers given to Keras compile() by the Keras optimizer with the same update."
+def start(rewrite, module: cst.Module) -> _CompileSites:
+    sites = _CompileSites()
+    module.visit(sites)
+    return sites
 
-    def start_state(self) -> None:
-        super().start_state()
-        self._compile_sites = _CompileSites()
 
-    def visit_Module(self, node: cst.Module) -> None:
-        super().visit_Module(node)
-        self._compile_sites = _CompileSites()
-        if ".compile(" in self._source_text:
-            node.visit(self._compile_sites)
-
-    def _used_by_compile(self, call: cst.Call) -> bool:
-        if id(call) in self._compile_sites.optimizer_args:
-            return True
-        target = self._compile_sites.assigned.get(id(call))
-        if target is None:
-            return False
-        scope = self.get_metadata(cst.metadata.ScopeProvider, target, None)
-        if scope is None:
-            return False
-        for assignment in scope.assignments[target.value]:
-            if getattr(assignment, "node", None) is target:
-                return any(id(access.node) in self._compile_sites.optimizer_args
-                           for access in assignment.references)
+def _used_by_compile(rewrite, sites: _CompileSites, call: cst.Call) -> bool:
+    if id(call) in sites.optimizer_args:
+        return True
+    target = sites.assigned.get(id(call))
+    if target is None:
         return False
+    scope = rewrite.get_metadata(cst.metadata.ScopeProvider, target, None)
+    if scope is None:
+        return False
+    for assignment in scope.assignments[target.value]:
+        if getattr(assignment, "node", None) is target:
+            return any(id(access.node) in sites.optimizer_args for access in assignment.references)
+    return False
 
-    def optimizer_key(self, call: cst.Call) -> str | None:
-        """The canonical TF1 optimizer `call` constructs, when its result goes to Keras compile."""
-        if not self._compile_sites.optimizer_args or not self.watched(call.func):
-            return None
-        keys = {canonical(name) for name in self.import_names(call.func)}
-        if len(keys) != 1:
-            return None
-        key = keys.pop()
-        if key not in OPTIMIZER_KEYS or not self._used_by_compile(call):
-            return None
-        return key
 
-    def note_optimizer(self, call: cst.Call, collector) -> None:
-        """Claim the TF1 optimizer (not a finding of the generic tables) and report what remains."""
-        key = self.optimizer_key(call)
-        if key is None or collector is None:
-            return
-        collector.handled.add(id(call.func))
-        name = "tf." + key[len("tensorflow."):]
-        if key in TF1_OPTIMIZERS_WITHOUT_KERAS:
-            collector.report(call, "MIG206", f"`{name}` is given to Keras compile, but Keras 3 has no such "
-                             "optimizer (Keras 3 rejects TF1 optimizers); call left unchanged",
-                             "choose a Keras optimizer (tf.keras.optimizers) and expect other numbers")
-            return
-        entry = TF1_OPTIMIZERS[key]
-        if keras_arguments(entry, list(call.args)) is None:
-            collector.report(call, "MIG206", f"`{name}(...)` has arguments that cannot be mapped to "
-                             f"`{entry.target}`; call left unchanged",
-                             f"spell it as tf.{entry.target} with keyword arguments by hand")
-        elif entry.difference:
-            collector.report(call, "MIG206", f"`{name}` became `tf.{entry.target}`: {entry.difference}",
-                             "expect the early steps to differ from TF 1.x; nothing to change")
+def optimizer_key(rewrite, call: cst.Call) -> str | None:
+    """The canonical TF1 optimizer `call` constructs, when its result goes to Keras compile."""
+    sites = rewrite.state[NAME]
+    if not sites.optimizer_args or not rewrite.watched(call.func):
+        return None
+    keys = {canonical(name) for name in rewrite.import_names(call.func)}
+    if len(keys) != 1:
+        return None
+    key = keys.pop()
+    if key not in OPTIMIZER_KEYS or not _used_by_compile(rewrite, sites, call):
+        return None
+    return key
 
-    def rewrite_optimizer(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
-        key = self.optimizer_key(original_node)
-        if key is None or key not in TF1_OPTIMIZERS:
-            return None
-        entry = TF1_OPTIMIZERS[key]
-        args = keras_arguments(entry, list(updated_node.args))
-        if args is None:
-            return None
-        self.consume(original_node.func)
-        return updated_node.with_changes(func=self.spell("tensorflow." + entry.target), args=args)
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        rewritten = self.rewrite_optimizer(original_node, updated_node)
-        return rewritten if rewritten is not None else super().leave_Call(original_node, updated_node)
+def claimed_by_call(rewrite, call: cst.Call) -> tuple[cst.CSTNode, ...]:
+    """The TF1 optimizer is this codemod's (not a finding of the generic tables)."""
+    return (call.func,) if optimizer_key(rewrite, call) is not None else ()
+
+
+def call_findings(rewrite, call: cst.Call) -> list[tuple]:
+    """What remains of a TF1 optimizer given to compile: no Keras counterpart, or other numbers."""
+    key = optimizer_key(rewrite, call)
+    if key is None:
+        return []
+    name = "tf." + key[len("tensorflow."):]
+    if key in TF1_OPTIMIZERS_WITHOUT_KERAS:
+        return [(call, "MIG206", f"`{name}` is given to Keras compile, but Keras 3 has no such "
+                 "optimizer (Keras 3 rejects TF1 optimizers); call left unchanged",
+                 "choose a Keras optimizer (tf.keras.optimizers) and expect other numbers")]
+    entry = TF1_OPTIMIZERS[key]
+    if keras_arguments(entry, list(call.args)) is None:
+        return [(call, "MIG206", f"`{name}(...)` has arguments that cannot be mapped to "
+                 f"`{entry.target}`; call left unchanged",
+                 f"spell it as tf.{entry.target} with keyword arguments by hand")]
+    if entry.difference:
+        return [(call, "MIG206", f"`{name}` became `tf.{entry.target}`: {entry.difference}",
+                 "expect the early steps to differ from TF 1.x; nothing to change")]
+    return []
+
+
+def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    key = optimizer_key(rewrite, original_node)
+    if key is None or key not in TF1_OPTIMIZERS:
+        return None
+    entry = TF1_OPTIMIZERS[key]
+    args = keras_arguments(entry, list(updated_node.args))
+    if args is None:
+        return None
+    rewrite.consume(original_node.func)
+    return updated_node.with_changes(func=rewrite.spell("tensorflow." + entry.target), args=args)
+
+
+def gives_optimizers_to_compile(text: str) -> bool:
+    """TF1 optimizers are rewritten only in modules that call `.compile(` at all."""
+    return ".compile(" in text
+
+
+NAME = "KerasCompileOptimizers"
+CODEMOD = Codemod(
+    name=NAME,
+    description="Replace TF1 optimizers given to Keras compile() by the Keras optimizer with the same update.",
+    order=13,
+    start=start,
+    leave_call=leave_call,
+    claimed_by_call=claimed_by_call,
+    call_findings=call_findings,
+    structural_keys=OPTIMIZER_KEYS,
+    applies=gives_optimizers_to_compile,
+)

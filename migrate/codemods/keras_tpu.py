@@ -24,7 +24,8 @@ from typing import Callable
 
 import libcst as cst
 
-from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.codemods.base import dotted_name
+from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 
 KERAS_TO_TPU = "tensorflow.contrib.tpu.keras_to_tpu_model"
@@ -104,88 +105,96 @@ def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None
                       "handled": handled})
 
 
-class KerasToTPUStrategy(TableRewrite):
-    DESCRIPTION = "Turn keras_to_tpu_model/TPUDistributionStrategy into a Keras model compiled in TPUStrategy.scope()."
+def _strategy_lines(rewrite, name: str, resolver: cst.BaseExpression) -> list[cst.BaseStatement]:
+    tf = rewrite.spell("tensorflow.distribute.TPUStrategy")
+    code = cst.Module([]).code_for_node
+    connect = code(rewrite.spell("tensorflow.config.experimental_connect_to_cluster"))
+    initialize = code(rewrite.spell("tensorflow.tpu.experimental.initialize_tpu_system"))
+    lines = []
+    if not isinstance(resolver, cst.Name):
+        resolver_name = f"{name}_resolver"
+        lines.append(cst.parse_statement(f"{resolver_name} = {code(resolver)}\n"))
+    else:
+        resolver_name = resolver.value
+    lines += [cst.parse_statement(f"{connect}({resolver_name})\n"),
+              cst.parse_statement(f"{initialize}({resolver_name})\n"),
+              cst.parse_statement(f"{name} = {code(tf)}({resolver_name})\n")]
+    return lines
 
-    def _strategy_lines(self, name: str, resolver: cst.BaseExpression) -> list[cst.BaseStatement]:
-        tf = self.spell("tensorflow.distribute.TPUStrategy")
-        code = cst.Module([]).code_for_node
-        connect = code(self.spell("tensorflow.config.experimental_connect_to_cluster"))
-        initialize = code(self.spell("tensorflow.tpu.experimental.initialize_tpu_system"))
+
+def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine):
+    """The replacement lines for a handled statement (parts read from `updated_node`), else None."""
+    names = rewrite.import_names
+    decided = plan(original_node, names)
+    if decided is None:
+        return None
+    handled = decided[1]["handled"]
+    for func in handled:
+        rewrite.consume(func)
+    planned = plan(updated_node, lambda node: next((names(h) for h in handled if node.deep_equals(h)), set()))
+    if planned is None:
+        return None
+    kind, parts = planned
+    if kind == "strategy":
+        lines = _strategy_lines(rewrite, parts["name"], parts["resolver"])
+    else:
+        strategy = parts["strategy"]
         lines = []
-        if not isinstance(resolver, cst.Name):
-            resolver_name = f"{name}_resolver"
-            lines.append(cst.parse_statement(f"{resolver_name} = {code(resolver)}\n"))
+        if strategy is None:
+            lines += _strategy_lines(rewrite, "strategy", parts["resolver"])
+            strategy = "strategy"
         else:
-            resolver_name = resolver.value
-        lines += [cst.parse_statement(f"{connect}({resolver_name})\n"),
-                  cst.parse_statement(f"{initialize}({resolver_name})\n"),
-                  cst.parse_statement(f"{name} = {code(tf)}({resolver_name})\n")]
-        return lines
+            strategy = strategy.value
+        target = parts["target"] or "tpu_model"
+        clone = cst.Module([]).code_for_node(rewrite.spell("tensorflow.keras.models.clone_model"))
+        model = parts["model"]
+        if target == model:
+            # `model = keras_to_tpu_model(model, ...)`: keep the original under another name,
+            # or the clone's fresh weights would be copied onto themselves.
+            source_name = unused_name(rewrite.source_text, f"cpu_{model}")
+            lines.append(cst.parse_statement(f"{source_name} = {model}\n"))
+            model = source_name
+        body = (f"with {strategy}.scope():\n"
+                f"    {target} = {clone}({model})\n"
+                f"    {target}.set_weights({model}.get_weights())\n"
+                f"    {target}.compile_from_config({model}.get_compile_config())\n")
+        lines.append(cst.parse_statement(body))
+        if parts["target"] is None:
+            lines.append(cst.parse_statement(f"return {target}\n"))
+    lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
+    return cst.FlattenSentinel(lines)
 
-    def rewrite_keras_tpu(self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine,
-                          names: Names):
-        """The replacement lines for a handled statement (parts read from `updated_node`), else None."""
-        decided = plan(original_node, names)
-        if decided is None:
-            return None
-        handled = decided[1]["handled"]
-        for func in handled:
-            self.consume(func)
-        planned = plan(updated_node, lambda node: next((names(h) for h in handled if node.deep_equals(h)), set()))
-        if planned is None:
-            return None
-        kind, parts = planned
-        if kind == "strategy":
-            lines = self._strategy_lines(parts["name"], parts["resolver"])
-        else:
-            strategy = parts["strategy"]
-            lines = []
-            if strategy is None:
-                lines += self._strategy_lines("strategy", parts["resolver"])
-                strategy = "strategy"
-            else:
-                strategy = strategy.value
-            target = parts["target"] or "tpu_model"
-            clone = cst.Module([]).code_for_node(self.spell("tensorflow.keras.models.clone_model"))
-            model = parts["model"]
-            if target == model:
-                # `model = keras_to_tpu_model(model, ...)`: keep the original under another name,
-                # or the clone's fresh weights would be copied onto themselves.
-                source_name = self.unused_name(f"cpu_{model}")
-                lines.append(cst.parse_statement(f"{source_name} = {model}\n"))
-                model = source_name
-            body = (f"with {strategy}.scope():\n"
-                    f"    {target} = {clone}({model})\n"
-                    f"    {target}.set_weights({model}.get_weights())\n"
-                    f"    {target}.compile_from_config({model}.get_compile_config())\n")
-            lines.append(cst.parse_statement(body))
-            if parts["target"] is None:
-                lines.append(cst.parse_statement(f"return {target}\n"))
-        lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
-        return cst.FlattenSentinel(lines)
 
-    def unused_name(self, wanted: str) -> str:
-        """`wanted`, or `wanted_2`, ... : a name the module's source does not mention."""
-        text = self._source_text
-        candidate, number = wanted, 1
-        while re.search(rf"\b{re.escape(candidate)}\b", text):
-            number += 1
-            candidate = f"{wanted}_{number}"
-        return candidate
+def unused_name(text: str, wanted: str) -> str:
+    """`wanted`, or `wanted_2`, ... : a name the module's source `text` does not mention."""
+    candidate, number = wanted, 1
+    while re.search(rf"\b{re.escape(candidate)}\b", text):
+        number += 1
+        candidate = f"{wanted}_{number}"
+    return candidate
 
-    def rename_method(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute | None:
-        """`x.experimental_run_v2` -> `x.run` when `x` is not a TensorFlow module."""
-        if updated_node.attr.value not in RENAMED_METHODS:
-            return None
-        if self.import_names(original_node):
-            return None
-        return updated_node.with_changes(attr=cst.Name(RENAMED_METHODS[updated_node.attr.value]))
 
-    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        renamed = self.rename_method(original_node, updated_node)
-        return renamed if renamed is not None else super().leave_Attribute(original_node, updated_node)
+def leave_attribute(rewrite, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute | None:
+    """`x.experimental_run_v2` -> `x.run` when `x` is not a TensorFlow module."""
+    if updated_node.attr.value not in RENAMED_METHODS:
+        return None
+    if rewrite.import_names(original_node):
+        return None
+    return updated_node.with_changes(attr=cst.Name(RENAMED_METHODS[updated_node.attr.value]))
 
-    def leave_SimpleStatementLine(self, original_node, updated_node):
-        rewritten = self.rewrite_keras_tpu(original_node, updated_node, self.import_names)
-        return rewritten if rewritten is not None else super().leave_SimpleStatementLine(original_node, updated_node)
+
+def claimed_by_statement(rewrite, line: cst.SimpleStatementLine) -> list[cst.CSTNode]:
+    planned = plan(line, rewrite.import_names)
+    return [] if planned is None else planned[1]["handled"]
+
+
+CODEMOD = Codemod(
+    name="KerasToTPUStrategy",
+    description="Turn keras_to_tpu_model/TPUDistributionStrategy into a Keras model compiled in TPUStrategy.scope().",
+    order=12,
+    leave_statement=leave_statement,
+    leave_attribute=leave_attribute,
+    claimed_by_statement=claimed_by_statement,
+    structural_keys=frozenset({KERAS_TO_TPU, TPU_DISTRIBUTION}),
+    source_words=tuple(RENAMED_METHODS),
+)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.codemods.base import dotted_name
+from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 
 CADENCE = "tensorflow.contrib.summary.record_summaries_every_n_global_steps"
@@ -40,31 +41,39 @@ def _operand(module: cst.Module, expression: cst.BaseExpression) -> str:
     return code if isinstance(expression, _ATOMS) and not expression.lpar else f"({code})"
 
 
-class SummaryCadenceToRecordIf(TableRewrite):
-    DESCRIPTION = "Replace tf.contrib.summary.record_summaries_every_n_global_steps(n) by tf.summary.record_if(...)."
+def is_cadence_call(rewrite, node: cst.Call) -> bool:
+    name = dotted_name(node.func)
+    if name is None or not name.endswith("record_summaries_every_n_global_steps"):
+        return False
+    return {canonical(q) for q in rewrite.import_names(node.func)} == {CADENCE} \
+        and cadence_arguments(node) is not None
 
-    def is_cadence_call(self, node: cst.Call) -> bool:
-        name = dotted_name(node.func)
-        if name is None or not name.endswith("record_summaries_every_n_global_steps"):
-            return False
-        return {canonical(q) for q in self.import_names(node.func)} == {CADENCE} \
-            and cadence_arguments(node) is not None
 
-    def rewrite_cadence(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
-        if not self.is_cadence_call(original_node):
-            return None
-        bound = cadence_arguments(updated_node)
-        module = cst.Module([])
-        spelled = {target: module.code_for_node(self.spell(target)) for target in (
-            "tensorflow.summary.record_if", "tensorflow.math.equal",
-            "tensorflow.compat.v1.train.get_or_create_global_step")}
-        step = (_operand(module, bound["global_step"]) if "global_step" in bound
-                else f"{spelled['tensorflow.compat.v1.train.get_or_create_global_step']}()")
-        condition = f"{spelled['tensorflow.math.equal']}({step} % {_operand(module, bound['n'])}, 0)"
-        self.consume(original_node.func)  # its import may now be unused
-        rewritten = cst.parse_expression(f"{spelled['tensorflow.summary.record_if']}(lambda: {condition})")
-        return rewritten.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    if not is_cadence_call(rewrite, original_node):
+        return None
+    bound = cadence_arguments(updated_node)
+    module = cst.Module([])
+    spelled = {target: module.code_for_node(rewrite.spell(target)) for target in (
+        "tensorflow.summary.record_if", "tensorflow.math.equal",
+        "tensorflow.compat.v1.train.get_or_create_global_step")}
+    step = (_operand(module, bound["global_step"]) if "global_step" in bound
+            else f"{spelled['tensorflow.compat.v1.train.get_or_create_global_step']}()")
+    condition = f"{spelled['tensorflow.math.equal']}({step} % {_operand(module, bound['n'])}, 0)"
+    rewrite.consume(original_node.func)  # its import may now be unused
+    rewritten = cst.parse_expression(f"{spelled['tensorflow.summary.record_if']}(lambda: {condition})")
+    return rewritten.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        rewritten = self.rewrite_cadence(original_node, updated_node)
-        return rewritten if rewritten is not None else super().leave_Call(original_node, updated_node)
+
+def claimed_by_call(rewrite, node: cst.Call) -> tuple[cst.CSTNode, ...]:
+    return (node.func,) if is_cadence_call(rewrite, node) else ()
+
+
+CODEMOD = Codemod(
+    name="SummaryCadenceToRecordIf",
+    description="Replace tf.contrib.summary.record_summaries_every_n_global_steps(n) by tf.summary.record_if(...).",
+    order=11,
+    leave_call=leave_call,
+    claimed_by_call=claimed_by_call,
+    structural_keys=frozenset({CADENCE}),
+)

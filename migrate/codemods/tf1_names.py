@@ -1,17 +1,16 @@
-"""Every other TF1 name -> `tf.compat.v1` (code already written against tensorflow.compat.v1 is left alone)."""
+"""Every other TF1 name -> `tf.compat.v1` (code already written against tensorflow.compat.v1 is left alone).
 
-from __future__ import annotations
+The fallback: asked after every other codemod, so it only sees names no other codemod claimed.
+Off for files written against TF2 (engine.tf2_marker), whose plain `tf.X` names are TF2's.
+"""
 
-import libcst as cst
+from migrate.codemods.registry import FALLBACK, Codemod
+from migrate.spelling import compat_lookup
 
-from migrate.codemods.base import TableRewrite
-from migrate.compat_v1 import compat_lookup
-from migrate.resolve import Match
-
-
-class TF1NamesToCompatV1(TableRewrite):
-    DESCRIPTION = "Spell TF1-only names (and calls whose meaning changed in TF2) as tf.compat.v1.X."
-
-    @classmethod
-    def lookup(cls, canonical_name: str, raw_name: str, call: cst.Call | None) -> Match | None:
-        return compat_lookup(canonical_name, raw_name, call)
+CODEMOD = Codemod(
+    name="TF1NamesToCompatV1",
+    description="Spell TF1-only names (and calls whose meaning changed in TF2) as tf.compat.v1.X.",
+    order=FALLBACK,
+    lookup=compat_lookup,
+    tf1_only=True,
+)

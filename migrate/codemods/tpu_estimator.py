@@ -1,9 +1,12 @@
 """TPUEstimator, Estimator and their specs, configs, hooks and export -> estimator_bridge."""
 
-from migrate.codemods.base import TableRewrite
-from migrate.tables.estimator import ESTIMATOR
+from migrate.codemods.registry import Codemod
+from migrate.tables.estimator import ESTIMATOR, ESTIMATOR_UNSUPPORTED
 
-
-class TPUEstimatorToBridge(TableRewrite):
-    DESCRIPTION = "Point tf.contrib.tpu / tf.estimator(.tpu) estimator code at estimator_bridge."
-    TABLE = ESTIMATOR
+CODEMOD = Codemod(
+    name="TPUEstimatorToBridge",
+    description="Point tf.contrib.tpu / tf.estimator(.tpu) estimator code at estimator_bridge.",
+    order=20,
+    table=ESTIMATOR,
+    unsupported=ESTIMATOR_UNSUPPORTED,
+)

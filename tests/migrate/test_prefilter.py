@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import keras
-from migrate.engine import REWRITES, TF1_PIPELINE, TF2_PIPELINE, SkipFile, decode, migrate_text, tf2_marker
+from migrate.engine import TF1_PIPELINE, TF2_PIPELINE, SkipFile, decode, migrate_text, tf2_marker
 from migrate.prefilter import nothing_to_do
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ def assert_both_paths_agree(text: str, name: str = "module.py") -> bool:
     "unchanged, no findings" (MIG101 aside); returns whether it answered alone. (Elsewhere the
     engine runs the full pipeline itself, so there is nothing to compare.)"""
     marker = tf2_marker(text)
-    cleared = nothing_to_do(text, REWRITES[TF2_PIPELINE if marker else TF1_PIPELINE].lookup)
+    cleared = nothing_to_do(text, TF2_PIPELINE if marker else TF1_PIPELINE)
     if cleared:
         full = full_pipeline(text, name)
         assert not isinstance(full, Exception) and full[0] == text, f"{name}: pre-filter skipped a file that changes"
@@ -93,7 +93,7 @@ def test_expected_outputs_of_the_fixtures_are_cleared():
     ("import tensorflow as tf\ntf.disable_v2_behavior()\nest = tf.estimator.Estimator\n", "eager switch in estimator code"),
 ])
 def test_files_the_pipeline_acts_on_are_never_cleared(source, reason):
-    assert not nothing_to_do(source, REWRITES[TF1_PIPELINE].lookup), reason
+    assert not nothing_to_do(source, TF1_PIPELINE), reason
     assert_both_paths_agree(source)
 
 
@@ -104,14 +104,14 @@ def test_files_the_pipeline_acts_on_are_never_cleared(source, reason):
     "import estimator_bridge\nimport tensorflow as tf\nest = estimator_bridge.TPUEstimator(model_fn=f)\n",
 ])
 def test_already_migrated_code_is_cleared(source):
-    assert nothing_to_do(source, REWRITES[TF1_PIPELINE].lookup)
+    assert nothing_to_do(source, TF1_PIPELINE)
     assert_both_paths_agree(source)
 
 
 def test_unparsable_text_goes_to_the_full_pipeline():
     """CPython cannot parse it, so the pipeline must be the one to report MIG001/MIG002."""
-    assert not nothing_to_do("import tensorflow as tf\nprint 'hello'\n", REWRITES[TF1_PIPELINE].lookup)
-    assert not nothing_to_do("import tensorflow as tf\nx = 1\0\n", REWRITES[TF1_PIPELINE].lookup)
+    assert not nothing_to_do("import tensorflow as tf\nprint 'hello'\n", TF1_PIPELINE)
+    assert not nothing_to_do("import tensorflow as tf\nx = 1\0\n", TF1_PIPELINE)
 
 
 # ---------------------------------------------------------------- generated corpus
@@ -175,7 +175,7 @@ def test_slow_every_cleared_keras_module_is_left_alone_by_the_pipeline():
         except SkipFile:
             continue
         marker = tf2_marker(text)
-        if nothing_to_do(text, REWRITES[TF2_PIPELINE if marker else TF1_PIPELINE].lookup):
+        if nothing_to_do(text, TF2_PIPELINE if marker else TF1_PIPELINE):
             cleared += 1
             full = full_pipeline(text, str(path))
             assert not isinstance(full, Exception) and full[0] == text, path

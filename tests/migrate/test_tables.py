@@ -100,7 +100,7 @@ def test_tables_import_no_libcst():
 
 def test_every_codemod_has_a_one_line_description():
     for codemod in PIPELINE:
-        assert codemod.DESCRIPTION and "\n" not in codemod.DESCRIPTION
+        assert codemod.description and "\n" not in codemod.description
 
 
 @pytest.mark.slow

@@ -1,0 +1,21 @@
+"""ContribHelpersToCurrent: contrib helpers with a current equivalent; the others are reported."""
+
+from tests.migrate.codemods.support import assert_codemod
+
+NAME = "ContribHelpersToCurrent"
+
+
+def test_helpers_with_an_equivalent_are_replaced_and_the_rest_reported():
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        w = tf.contrib.layers.xavier_initializer()
+        tf.contrib.summary.scalar('loss', loss, step=step)
+        x = tf.contrib.seq2seq.sequence_loss(logits, targets, weights)
+        """, """
+        import tensorflow as tf
+
+        w = tf.compat.v1.glorot_uniform_initializer()
+        tf.compat.v2.summary.scalar('loss', loss, step=step)
+        x = tf.contrib.seq2seq.sequence_loss(logits, targets, weights)
+        """, findings=["5:5 MIG301"])

@@ -1,0 +1,32 @@
+"""KerasToTPUStrategy: `keras_to_tpu_model` -> a clone compiled in `TPUStrategy.scope()`; `.experimental_run_v2` -> `.run`."""
+
+from tests.migrate.codemods.support import assert_codemod
+
+NAME = "KerasToTPUStrategy"
+
+
+def test_keras_to_tpu_model_with_an_inline_strategy():
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        tpu_model = tf.contrib.tpu.keras_to_tpu_model(
+            model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+        """, """
+        import tensorflow as tf
+
+        tf.config.experimental_connect_to_cluster(resolver)
+        tf.tpu.experimental.initialize_tpu_system(resolver)
+        strategy = tf.distribute.TPUStrategy(resolver)
+        with strategy.scope():
+            tpu_model = tf.keras.models.clone_model(model)
+            tpu_model.set_weights(model.get_weights())
+            tpu_model.compile_from_config(model.get_compile_config())
+        """)
+
+
+def test_experimental_run_v2_is_renamed_on_any_strategy_object():
+    assert_codemod(NAME, """
+        strategy.experimental_run_v2(step, args=(x,))
+        """, """
+        strategy.run(step, args=(x,))
+        """)
