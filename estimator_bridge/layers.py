@@ -19,6 +19,11 @@ rely on three things besides the arithmetic: TF1 variable names (`dense/kernel`,
   (`MatMul` + `BiasAdd`, `FusedBatchNormV3` for 4-D batch norm, TF1's dropout formula), so results
   match TF 1.15 (tests/estimator_bridge/test_layers_numerics.py compares against the oracle).
 
+Arguments are read as TF 1.15's Keras-1 layers read them: activations, initializers, regularizers
+and constraints also by name or config dict (`activation="relu"`, `kernel_initializer="he_normal"`,
+`kernel_regularizer="l2"`, `kernel_constraint="max_norm"`; `estimator_bridge.layer_arguments`),
+and the object forms have TF 1.15's constructor signatures.
+
 Provided: `dense`, `conv1d`, `conv2d`, `conv3d`, `separable_conv2d`, `conv2d_transpose`,
 `max_pooling1d/2d/3d`, `average_pooling1d/2d/3d`, `dropout`, `flatten`, `batch_normalization`,
 `layer_norm` (TF 1.15's `tf.contrib.layers.layer_norm`, the target `estimator-migrate` rewrites it
@@ -34,7 +39,10 @@ import contextlib
 import contextvars
 import inspect
 
+import functools
+
 import tensorflow as tf
+from estimator_bridge import layer_arguments as _arguments
 from estimator_bridge.compat.contrib_helpers import layer_norm as _contrib_layer_norm
 from tensorflow.python.framework import smart_cond as _smart_cond  # the helper TF1 layers used
 
@@ -233,6 +241,19 @@ def _tf_data_format(data_format, rank):
     return f"N{spatial}C" if data_format == "channels_last" else f"NC{spatial}"
 
 
+def _keras_arguments(function):
+    """Read activation/initializer/regularizer/constraint arguments as TF 1.15's Keras-1 layers
+    did: names (`activation="relu"`, `kernel_initializer="he_normal"`) and config dicts too."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        return function(**_arguments.resolve(bound.arguments))
+
+    return wrapper
+
+
 def _activate(outputs, activation):
     return activation(outputs) if activation is not None else outputs
 
@@ -249,6 +270,7 @@ def _weights_dtype(inputs, layer_name):
 # ----------------------------------------------------------------------------- dense
 
 
+@_keras_arguments
 def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
           bias_initializer=tf1.zeros_initializer(), kernel_regularizer=None, bias_regularizer=None,
           activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=True,
@@ -337,6 +359,7 @@ def _conv(rank, default_name, inputs, filters, kernel_size, strides, padding, da
     return outputs
 
 
+@_keras_arguments
 def conv1d(inputs, filters, kernel_size, strides=1, padding="valid", data_format="channels_last",
            dilation_rate=1, activation=None, use_bias=True, kernel_initializer=None,
            bias_initializer=tf1.zeros_initializer(), kernel_regularizer=None,
@@ -349,6 +372,7 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid", data_format
                  bias_constraint, trainable, name, reuse)
 
 
+@_keras_arguments
 def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
            data_format="channels_last", dilation_rate=(1, 1), activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=tf1.zeros_initializer(),
@@ -361,6 +385,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                  bias_constraint, trainable, name, reuse)
 
 
+@_keras_arguments
 def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
            data_format="channels_last", dilation_rate=(1, 1, 1), activation=None, use_bias=True,
            kernel_initializer=None, bias_initializer=tf1.zeros_initializer(),
@@ -373,6 +398,7 @@ def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
                  bias_constraint, trainable, name, reuse)
 
 
+@_keras_arguments
 def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
                      activation=None, use_bias=True, depthwise_initializer=None,
@@ -430,6 +456,7 @@ def _deconv_output_length(input_length, filter_size, padding, stride):
     return input_length * stride  # 'same'
 
 
+@_keras_arguments
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", activation=None, use_bias=True,
                      kernel_initializer=None, bias_initializer=tf1.zeros_initializer(),
@@ -667,6 +694,7 @@ def _product(values):
 # ----------------------------------------------------------------------------- batch norm
 
 
+@_keras_arguments
 def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                         beta_initializer=tf1.zeros_initializer(),
                         gamma_initializer=tf1.ones_initializer(),
@@ -862,8 +890,7 @@ class _LayerObject:
     _default_name = None
 
     def __init__(self, *args, name=None, **kwargs):
-        parameters = [p for p in inspect.signature(type(self)._function).parameters.values()
-                      if p.name not in ("inputs", "name", "reuse", "training")]
+        parameters = type(self)._parameters()
         if len(args) > len(parameters):
             raise TypeError(f"{type(self).__name__} takes at most {len(parameters)} positional "
                             f"arguments ({len(args)} given)")
@@ -878,8 +905,31 @@ class _LayerObject:
         missing = [p.name for p in parameters if self._config[p.name] is inspect.Parameter.empty]
         if missing:
             raise TypeError(f"{type(self).__name__} missing required arguments: {missing}")
+        # TF 1.15 resolved names ("relu", "he_normal", "l2", "max_norm") in the constructor.
+        self._config = _arguments.resolve(self._config)
         self._state = _LayerObjectState(name or self._default_name)
         self.name = name or self._default_name
+
+    # TF 1.15's constructor order where it differs from the function's (checked against the
+    # oracle's signatures by tests/estimator_bridge/test_layer_arguments.py).
+    _order = None
+    _defaults = None  # constructor defaults TF 1.15 spelled otherwise (same meaning)
+
+    @classmethod
+    def _parameters(cls):
+        """The constructor's parameters: the function's, minus the per-call ones, TF1's order."""
+        by_name = {p.name: p for p in inspect.signature(cls._function).parameters.values()
+                   if p.name not in ("inputs", "name", "reuse", "training")}
+        defaults = cls._defaults or {}
+        return [by_name[name].replace(default=defaults[name]) if name in defaults
+                else by_name[name] for name in (cls._order or by_name)]
+
+    @classmethod
+    def _signature(cls):
+        parameters = cls._parameters() + [
+            inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+            inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
+        return inspect.Signature(parameters)
 
     def __call__(self, inputs, *args, **kwargs):
         token = _calling_object.set(self._state)
@@ -924,7 +974,7 @@ class _LayerObject:
         return list(self._state.updates)
 
 
-def _object_layer(class_name, function, default_name, extra_doc=""):
+def _object_layer(class_name, function, default_name, extra_doc="", order=None, defaults=None):
     """A layer class whose calls run `function` (staticmethod: no bound `self`).
 
     Not `tf.layers.Layer`, the base for user-defined layers with build()/call(): that one is not
@@ -932,8 +982,11 @@ def _object_layer(class_name, function, default_name, extra_doc=""):
     """
     doc = (f"`tf.layers.{class_name}`: object form of `{function.__name__}` (variables shared "
            f"by every call of one object).{extra_doc}")
-    return type(class_name, (_LayerObject,), {"_function": staticmethod(function),
-                                       "_default_name": default_name, "__doc__": doc})
+    cls = type(class_name, (_LayerObject,), {"_function": staticmethod(function),
+                                              "_default_name": default_name, "__doc__": doc,
+                                              "_order": order, "_defaults": defaults})
+    cls.__signature__ = cls._signature()  # what inspect.signature shows: TF 1.15's
+    return cls
 
 
 Dense = _object_layer("Dense", dense, "dense")
@@ -944,7 +997,7 @@ MaxPooling1D = _object_layer("MaxPooling1D", max_pooling1d, "max_pooling1d")
 MaxPooling2D = _object_layer("MaxPooling2D", max_pooling2d, "max_pooling2d")
 AveragePooling1D = _object_layer("AveragePooling1D", average_pooling1d, "average_pooling1d")
 AveragePooling2D = _object_layer("AveragePooling2D", average_pooling2d, "average_pooling2d")
-Flatten = _object_layer("Flatten", flatten, "flatten")
+Flatten = _object_layer("Flatten", flatten, "flatten", defaults={"data_format": None})
 Conv3D = _object_layer("Conv3D", conv3d, "conv3d")
 SeparableConv2D = _object_layer("SeparableConv2D", separable_conv2d, "separable_conv2d")
 MaxPooling3D = _object_layer("MaxPooling3D", max_pooling3d, "max_pooling3d")
@@ -953,7 +1006,12 @@ Dropout = _object_layer("Dropout", dropout, "dropout",
                         " Call it as `layer(inputs, training=...)`.")
 BatchNormalization = _object_layer(
     "BatchNormalization", batch_normalization, "batch_normalization",
-    " Call it as `layer(inputs, training=...)`; `layer.updates` holds its moving-average updates.")
+    " Call it as `layer(inputs, training=...)`; `layer.updates` holds its moving-average updates.",
+    order=("axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
+           "gamma_initializer", "moving_mean_initializer", "moving_variance_initializer",
+           "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint",
+           "renorm", "renorm_clipping", "renorm_momentum", "fused", "trainable",
+           "virtual_batch_size", "adjustment"))
 
 
 # ----------------------------------------------------------------------------- layer_norm

@@ -223,7 +223,7 @@ class VariableCache:
                         initial_value=initial_value,
                         trainable=bool(creation.get("trainable", False)),
                         name=key, dtype=creation.get("dtype"),
-                        shape=creation.get("shape"))
+                        shape=creation.get("shape"), constraint=creation.get("constraint"))
             else:
                 _default_replica_aggregation(creation, self._strategy)
                 with self._without_self(), self._strategy.scope():

@@ -27,7 +27,9 @@ RTOL = ATOL = 1e-6
 def assert_same_numbers(actual: dict, expected: dict, where: str):
     assert sorted(actual) == sorted(expected), where
     for key, value in expected.items():
-        if isinstance(value, (str, bool)) or value is None:
+        if isinstance(value, dict):
+            assert_same_numbers(actual[key], value, f"{where}: {key}")
+        elif isinstance(value, (str, bool)) or value is None:
             assert actual[key] == value, f"{where}: {key}"
         else:
             np.testing.assert_allclose(actual[key], value, rtol=RTOL, atol=ATOL,
@@ -66,3 +68,13 @@ def test_no_tpu_name_at_all_is_rejected_on_every_side_as_in_tf115(tmp_path):
                           ["--model_dir={model_dir}"], tmp_path)
         assert result.returncode == 1, (side, result.stderr[-2000:])
         assert "ValueError: Please provide a TPU Name to connect to." in result.stderr, side
+
+
+# ---- tf.layers arguments by name (activation="relu", kernel_initializer="he_normal", ...) -----
+
+def test_layer_arguments_by_name_train_as_in_tf115(tmp_path):
+    results = three_sides("layers_by_name.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert len(oracle["variables"]) == 12  # conv2d x2, batch norm x4, dense x2 (+ biases)
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)

@@ -294,6 +294,109 @@ def case_layer_objects(tf1, layers):
     return outputs, after
 
 
+# ---- arguments by name: TF 1.15's layers read them through Keras' get() (issue 17) -------------
+
+ACTIVATION_NAMES = ("relu", "softmax", "elu", "selu", "softplus", "softsign", "tanh", "sigmoid",
+                    "exponential", "hard_sigmoid", "linear")
+SEEDED_INITIALIZERS = ("glorot_uniform", "glorot_normal", "he_normal", "he_uniform",
+                       "lecun_normal", "lecun_uniform", "RandomUniform", "uniform",
+                       "random_normal", "TruncatedNormal", "VarianceScaling", "orthogonal")
+
+
+def case_named_activations(tf1, layers):
+    x = tf1.constant(array(110, 4, 5) * 3.0)
+    outputs = {name: layers.dense(x, 3, activation=name, kernel_initializer=init(111, 5, 3),
+                                  bias_initializer=init(112, 3)) for name in ACTIVATION_NAMES}
+    outputs["softmax_rank3"] = layers.dense(tf1.reshape(x, [2, 2, 5]), 3, activation="softmax",
+                                            kernel_initializer=init(113, 5, 3))
+    outputs["conv_relu"] = layers.conv2d(tf1.constant(array(114, 2, 4, 4, 3)), 4, 3,
+                                         activation="relu", kernel_initializer=init(115, 3, 3, 3, 4))
+    return outputs, None
+
+
+def case_named_initializers(tf1, layers):
+    x = tf1.constant(array(120, 4, 5))
+    outputs = {
+        "ones_zeros": layers.dense(x, 3, kernel_initializer="ones", bias_initializer="zeros"),
+        "identity": layers.dense(x, 5, kernel_initializer="identity", bias_initializer="one"),
+        "constant": layers.dense(x, 2, bias_initializer="constant", kernel_initializer={
+            "class_name": "Constant", "config": {"value": 0.3}}),
+    }
+    for seed, name in enumerate(SEEDED_INITIALIZERS):
+        outputs["seeded_" + name] = layers.dense(
+            x, 3, name="seeded_" + name, bias_initializer="zeros",
+            kernel_initializer={"class_name": name, "config": {"seed": 200 + seed}})
+    return outputs, None
+
+
+def case_named_regularizers(tf1, layers):
+    x = tf1.constant(array(130, 4, 5))
+    return {
+        "l2": layers.dense(x, 3, kernel_regularizer="l2", bias_regularizer="l1",
+                           kernel_initializer=init(131, 5, 3), bias_initializer=init(132, 3)),
+        "l1_l2": layers.dense(x, 3, kernel_regularizer="l1_l2", activity_regularizer="l2",
+                              kernel_initializer=init(133, 5, 3)),
+        "config": layers.dense(x, 2, kernel_initializer=init(134, 5, 2), kernel_regularizer={
+            "class_name": "L1L2", "config": {"l1": 0.1, "l2": 0.2}}),
+        "zero": layers.dense(x, 2, kernel_initializer=init(135, 5, 2), kernel_regularizer="L1L2"),
+    }, None
+
+
+def case_named_constraints(tf1, layers):
+    x = tf1.constant(array(140, 4, 5))
+    images = tf1.constant(array(141, 2, 5, 5, 2))
+    big = lambda seed, *shape: tf1.constant_initializer(array(seed, *shape) * 3.0)  # noqa: E731
+    return {
+        "max_norm": layers.dense(x, 3, kernel_constraint="max_norm", kernel_initializer=big(142, 5, 3),
+                                 bias_constraint="non_neg", bias_initializer=init(143, 3)),
+        "unit_norm": layers.dense(x, 3, kernel_constraint="unit_norm",
+                                  kernel_initializer=init(144, 5, 3)),
+        "min_max_norm": layers.dense(x, 3, kernel_constraint="min_max_norm",
+                                     kernel_initializer=big(145, 5, 3)),
+        "config": layers.conv2d(images, 3, 3, kernel_initializer=big(146, 3, 3, 2, 3),
+                                kernel_constraint={"class_name": "MaxNorm", "config": {
+                                    "max_value": 0.5, "axis": [0, 1, 2]}}),
+        "radial": layers.conv2d(images, 2, 3, kernel_initializer=init(147, 3, 3, 2, 2),
+                                kernel_constraint="radial_constraint"),
+    }, None
+
+
+def case_named_arguments_object_forms(tf1, layers):
+    x = tf1.constant(array(150, 4, 5))
+    seq = tf1.constant(array(151, 2, 6, 3))
+    images = tf1.constant(array(152, 2, 5, 5, 3))
+    volume = tf1.constant(array(153, 1, 4, 4, 4, 2))
+    conv = layers.Conv2D(4, 3, activation="relu", kernel_initializer={
+        "class_name": "he_normal", "config": {"seed": 1}}, kernel_regularizer="l2",
+        bias_initializer="ones", padding="same")
+    norm = layers.BatchNormalization(beta_initializer="zeros", gamma_initializer="ones",
+                                     moving_variance_initializer="ones", beta_regularizer="l2",
+                                     gamma_constraint="non_neg")
+    return {
+        "dense": layers.Dense(3, "tanh", True, "ones", "zeros")(x),
+        "conv1d": layers.Conv1D(2, 3, activation="elu", kernel_initializer=init(154, 3, 3, 2),
+                                bias_constraint="non_neg")(seq),
+        "conv2d": conv(images),
+        "conv2d_again": conv(images * 0.5),
+        "conv3d": layers.Conv3D(2, 2, activation="sigmoid", kernel_initializer=init(
+            155, 2, 2, 2, 2, 2), kernel_constraint="unit_norm")(volume),
+        "separable": layers.SeparableConv2D(3, 3, activation="softplus", depthwise_initializer="ones",
+                                            pointwise_initializer=init(156, 1, 1, 3, 3),
+                                            depthwise_regularizer="l1",
+                                            pointwise_constraint="max_norm")(images),
+        "separable_fn": layers.separable_conv2d(images, 2, 3, depth_multiplier=2,
+                                                activation="relu", depthwise_initializer="ones",
+                                                pointwise_initializer="ones"),
+        "transposed": layers.Conv2DTranspose(2, 3, activation="relu", kernel_initializer=init(
+            157, 3, 3, 2, 3), kernel_regularizer="l1_l2")(images),
+        "transposed_fn": layers.conv2d_transpose(images, 2, 2, strides=2, activation="softsign",
+                                                 kernel_initializer="ones"),
+        "norm": norm(images, training=True),
+        "norm_fn": layers.batch_normalization(x, gamma_initializer="ones", beta_regularizer="l1",
+                                              training=True),
+    }, None
+
+
 CASES = [(name[len("case_"):], fn) for name, fn in sorted(globals().items())
          if name.startswith("case_") and callable(fn)]
 
