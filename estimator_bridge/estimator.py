@@ -16,6 +16,7 @@ import tensorflow as tf
 
 from estimator_bridge.contract import calling
 from estimator_bridge.runtime import build, checkpoints, controller, distribute, inputs, loops
+from estimator_bridge.runtime import input_release
 from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge import hooks as hooks_lib
@@ -252,7 +253,6 @@ class _EstimatorBase:
             deployment=deployment, cache=self._cache, model_function=self._model_function(),
             per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
             summary_writer=summary_writer.writer))
-        iterator = iter(data.dataset)
         writer = checkpoints.CheckpointWriter(self._output_dir(),
                                               self._config.keep_checkpoint_max)
         global_batch = self._global_batch_size(ModeKeys.TRAIN)
@@ -266,22 +266,24 @@ class _EstimatorBase:
             global_batch_size=global_batch if isinstance(global_batch, int) else None,
             **self._rate_cadence())
         global_step = self._cache["global_step"]
-        hook_runner = self._hook_runner(hooks, train_loop, iterator,
-                                        step_after_loop=lambda: train_loop.last_global_step)
-        tf.summary.experimental.set_step(global_step)
-        try:
-            controller.run_training(
-                plan,
-                run_loop=lambda num_steps: hook_runner.run_loop(
-                    lambda: self._run_train_loop(train_loop, iterator, num_steps)),
-                read_step=lambda: train_loop.last_global_step,
-                save_checkpoint=lambda step: writer.save(self._model_variables(), step,
-                                                         deployment.strategy),
-                summary_writer=summary_writer, should_stop=hook_runner.stop_requested)
-            hook_runner.end()
-        finally:
-            tf.summary.experimental.set_step(None)
-            summary_writer.flush()
+        # The input pipeline lives exactly as long as this call (input_release.py).
+        with input_release.OwnedInput(data, loops=[train_loop]) as pipeline:
+            hook_runner = self._hook_runner(hooks, train_loop, pipeline.iterator,
+                                            step_after_loop=lambda: train_loop.last_global_step)
+            tf.summary.experimental.set_step(global_step)
+            try:
+                controller.run_training(
+                    plan,
+                    run_loop=lambda num_steps: hook_runner.run_loop(
+                        lambda: self._run_train_loop(train_loop, pipeline.iterator, num_steps)),
+                    read_step=lambda: train_loop.last_global_step,
+                    save_checkpoint=lambda step: writer.save(self._model_variables(), step,
+                                                             deployment.strategy),
+                    summary_writer=summary_writer, should_stop=hook_runner.stop_requested)
+                hook_runner.end()
+            finally:
+                tf.summary.experimental.set_step(None)
+                summary_writer.flush()
         return self
 
     def _train_summary_writer(self):
@@ -364,26 +366,29 @@ class _EstimatorBase:
             deployment=deployment, cache=self._cache, model_function=self._model_function(),
             per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
             padded=pad_to is not None))
-        iterator = iter(data.dataset)
-        loop.trace(iterator)  # model_fn's prediction_hooks exist once the step is traced
-        # Hooks run once per predicted batch (one Session.run per batch in TF1); prediction
-        # hooks may fetch variables, not tensors of the pruned predict step.
-        hook_runner = hooks_lib.HookRunner(
-            list(hooks or ()) + list(loop.hooks), variables=self._model_variables(),
-            global_step=self._cache["global_step"], strategy=deployment.strategy)
-        hook_runner.begin()
-        done = 0
-        while data.steps_available in (None, inputs.UNKNOWN_STEPS) or done < data.steps_available:
-            try:
-                batch = hook_runner.run_loop(lambda: loop(iterator))
-            except tf.errors.OutOfRangeError:
-                break
-            done += 1
-            yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
-                                            yield_single_examples)
-            if hook_runner.stop_requested():
-                break
-        hook_runner.end()
+        # The input pipeline lives exactly as long as this generator runs: exhausted, closed
+        # or dropped, it is released (input_release.py).
+        with input_release.OwnedInput(data) as pipeline:
+            loop.trace(pipeline.iterator)  # model_fn's prediction_hooks exist once traced
+            # Hooks run once per predicted batch (one Session.run per batch in TF1); prediction
+            # hooks may fetch variables, not tensors of the pruned predict step.
+            hook_runner = hooks_lib.HookRunner(
+                list(hooks or ()) + list(loop.hooks), variables=self._model_variables(),
+                global_step=self._cache["global_step"], strategy=deployment.strategy)
+            hook_runner.begin()
+            done = 0
+            while (data.steps_available in (None, inputs.UNKNOWN_STEPS)
+                   or done < data.steps_available):
+                try:
+                    batch = hook_runner.run_loop(lambda: loop(pipeline.iterator))
+                except tf.errors.OutOfRangeError:
+                    break
+                done += 1
+                yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
+                                                yield_single_examples)
+                if hook_runner.stop_requested():
+                    break
+            hook_runner.end()
 
     # ---- evaluate ------------------------------------------------------------------------
     def _check_evaluate(self, steps):
@@ -412,13 +417,14 @@ class _EstimatorBase:
             model_function=self._model_function(),
             per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels))
         self._host_cache.reset_to_initial_values()
-        iterator = iter(data.dataset)
-        hook_runner = self._hook_runner(hooks, eval_loop, iterator)
-        loss, _ = controller.run_evaluation(
-            run_loop=lambda num_steps: hook_runner.run_loop(
-                lambda: eval_loop(iterator, num_steps)),
-            num_steps=steps, data_steps=data.steps_available)
-        hook_runner.end()
+        # The input pipeline lives exactly as long as this call (input_release.py).
+        with input_release.OwnedInput(data, loops=[eval_loop]) as pipeline:
+            hook_runner = self._hook_runner(hooks, eval_loop, pipeline.iterator)
+            loss, _ = controller.run_evaluation(
+                run_loop=lambda num_steps: hook_runner.run_loop(
+                    lambda: eval_loop(pipeline.iterator, num_steps)),
+                num_steps=steps, data_steps=data.steps_available)
+            hook_runner.end()
         results = {key: np.asarray(value)[()] for key, value in eval_loop.final_values().items()}
         results["loss"] = np.float32(loss)
         results["global_step"] = np.int64(self._global_step())

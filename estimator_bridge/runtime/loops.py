@@ -76,6 +76,10 @@ class TrainLoop:
         self.last_global_step = int(global_step.numpy())
         return losses.numpy()
 
+    def unbind(self) -> None:
+        """Forgets the iterator of the call that ended (input_release.py)."""
+        self._bound = None
+
     def trace(self, iterator) -> None:
         """Traces the loop without running a step (model_fn's hooks exist afterwards)."""
         if self.trace_count:
@@ -179,6 +183,10 @@ class EvalLoop:
                 self._bound = BoundLoop(self._function, iterator)
         loss_sum = self._bound(num_steps)
         return np.float32(loss_sum.numpy())
+
+    def unbind(self) -> None:
+        """Forgets the iterator of the call that ended (input_release.py)."""
+        self._bound = None
 
     def trace(self, iterator) -> None:
         """Traces the loop without running a step (model_fn's hooks exist afterwards)."""
