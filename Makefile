@@ -6,7 +6,7 @@ ORACLE_A := .oracle/tf115
 ORACLE_B := .oracle/tf215
 export TF_CPP_MIN_LOG_LEVEL ?= 2
 
-.PHONY: FORCE corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
+.PHONY: FORCE testbed corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
 
 env: $(VENV)/.done
 $(VENV)/.done: pyproject.toml
@@ -25,6 +25,14 @@ oracle-b: $(ORACLE_B)/.done
 $(ORACLE_B)/.done: FORCE
 	$(PYTHON) -m verify.oracles ensure tf215 $(ORACLE_B)
 FORCE:
+
+# verify's real-world test bed (docs/verify.md): public programs, fetched into TESTBED_SOURCES
+# (python -m testbed.materialise --mirror DIR TESTBED_SOURCES; never committed), run tiny on
+# generated data on both current-TF sides; writes TESTBED_OUT/results.md.
+TESTBED_SOURCES ?= /work/realcode/testbed/sources
+TESTBED_OUT ?= /tmp/verify-testbed
+testbed: env oracles
+	$(PY) -m testbed.run --sources $(TESTBED_SOURCES) --out $(TESTBED_OUT)
 
 # Main job: verify the shipped legacy examples (imports swapped, compat runner, after estimator-migrate)
 # against their oracle goldens, with the engine `estimator-migrate verify` uses for any program.

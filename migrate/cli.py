@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="estimator-migrate",
         description="Rewrite TF1 / tf.contrib TPU code (scripts, packages, notebooks) for current TensorFlow "
                     "and estimator_bridge. By default only reports what it would do.",
+        epilog="`estimator-migrate verify SCRIPT -- ARGS` checks that the migrated program reproduces the "
+               "original's numbers (see `estimator-migrate verify --help`).",
     )
     parser.add_argument("paths", nargs="*", help="files or directories to migrate ('-' reads stdin, writes stdout)")
     mode = parser.add_mutually_exclusive_group()
@@ -108,7 +110,15 @@ def _output_error(output_dir: Path, error: Exception) -> str:
             f"choose a directory you can write to with --output-dir")
 
 
+VERIFY_COMMAND = "verify"  # `estimator-migrate verify ...` (verify/cli.py); a folder named verify: ./verify
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [VERIFY_COMMAND]:
+        from verify.cli import main as verify_main
+
+        return verify_main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -73,7 +73,8 @@ def run_program(argv: list, *, env: dict[str, str], cwd: Path | str | None = Non
     """Run one program; ProgramFailed carries the command and the tail of its stderr.
 
     log: file that receives the program's stdout and stderr (kept for the user to read);
-    watch: called about every WATCH_SECONDS while the program runs (progress, snapshots).
+    watch: called about every WATCH_SECONDS while the program runs (progress, snapshots); when
+      it returns True the program has given what was wanted: it is stopped, and that is success.
     """
     argv = [str(a) for a in argv]
     if log is None and watch is None:
@@ -92,8 +93,10 @@ def run_program(argv: list, *, env: dict[str, str], cwd: Path | str | None = Non
                 process.kill()
                 process.wait()
                 raise subprocess.TimeoutExpired(argv, timeout)
-            if watch is not None:
-                watch()
+            if watch is not None and watch():
+                process.kill()
+                process.wait()
+                return subprocess.CompletedProcess(argv, 0, _tail(log), "")
             time.sleep(WATCH_SECONDS)
     if watch is not None:
         watch()

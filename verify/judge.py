@@ -20,7 +20,7 @@ and the number is reported as ``exact`` (the oracle repeats itself there: held t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from verify.compare import compare
 
@@ -93,7 +93,6 @@ class SectionSummary:
     max_difference: float = 0.0
     max_difference_at: str = ""
     max_spread: float = 0.0
-    worst: list = field(default_factory=list)
 
     def add(self, number: Judged) -> None:
         self.compared += 1
@@ -116,20 +115,23 @@ def series_of(where: str) -> str:
     scalars.<tag>.<step>                 -> scalars.<tag>         (envelope over earlier steps)
     evaluation.<folder>.<tag>.<step>     -> evaluation.<folder>   (all metrics of all evaluations)
     variables.<name>.values.<i> / .l2    -> variables.<name>
+    variables.<name>.shape.<i>           -> variables.<name>
     outputs.<file>.<i>                   -> outputs.<file>
     anything else                        -> its section
     """
     parts = where.split(".")
-    if parts[0] in ("scalars", "variables", "outputs", "evaluation", "eval", "predictions"):
-        if parts[0] == "variables":
-            # variable names may hold dots; the element part is ".values.<i>" or ".l2"
-            head = where[len("variables."):]
-            for suffix in (".l2",):
-                if head.endswith(suffix):
-                    return "variables." + head[: -len(suffix)]
-            if ".values." in head:
-                return "variables." + head.rsplit(".values.", 1)[0]
-            return where
+    if parts[0] == "variables":
+        # variable names may hold dots; the element part is ".values.<i>", ".shape.<i>" or ".l2"
+        head = where[len("variables."):]
+        if head.endswith(".l2"):
+            return "variables." + head[: -len(".l2")]
+        for part in (".values.", ".shape."):
+            if part in head:
+                return "variables." + head.rsplit(part, 1)[0]
+        return where
+    if parts[0] == "outputs":  # file names hold dots: everything but the element index
+        return where.rsplit(".", 1)[0]
+    if parts[0] in ("scalars", "evaluation", "eval", "predictions"):
         return ".".join(parts[:2])
     return parts[0]
 

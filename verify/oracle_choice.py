@@ -22,7 +22,7 @@ MAX_FILES = 400
 # a single tf.contrib use anywhere pins TF 1.15.
 RULES: tuple[tuple[str, str, str], ...] = (
     ("tensorflow.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
-    ("tensorflow.compat.v1.keras.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
+    ("tensorflow.compat.v1.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
     ("keras_to_tpu_model", "tf115", "uses keras_to_tpu_model (tf.contrib.tpu, TF 1.x)"),
     ("tensorflow.compat.v1", "tf215", "uses tensorflow.compat.v1 (TF 2.x-era TF1 code)"),
     ("tensorflow_estimator", "tf215", "imports tensorflow_estimator (TF 2.x-era Estimator code)"),

@@ -51,13 +51,20 @@ class SideUnavailable(RuntimeError):
 def check_available(side: str) -> None:
     """Raise SideUnavailable naming the missing module, so a report says why a side did not run."""
     spec = SIDES[side]
-    try:
-        found = importlib.util.find_spec(spec.requires_module) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
+    if not module_exists(spec.requires_module):
         raise SideUnavailable(f"side {side} [{spec.title}] cannot run: module {spec.requires_module} "
                               "is not installed.")
+
+
+def module_exists(dotted: str) -> bool:
+    """Whether `dotted` can be imported, without importing it (estimator_bridge imports TensorFlow)."""
+    top, _, rest = dotted.partition(".")
+    spec = importlib.util.find_spec(top)
+    if spec is None or not rest:
+        return spec is not None
+    relative = Path(*rest.split("."))
+    return any((Path(location) / f"{relative}.py").is_file() or (Path(location) / relative / "__init__.py").is_file()
+               for location in spec.submodule_search_locations or ())
 
 
 def checkpoint_state(prefix: str) -> str:

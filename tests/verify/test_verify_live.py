@@ -1,0 +1,143 @@
+"""verify end to end: real oracle runs, real current-TF runs, the CLI's exit codes and diagnosis.
+
+A correct migration passes; two deliberately broken migrations (a learning rate off by 1%, a
+renamed layer) must be caught with exit 1 and the right diagnosis, not just "FAIL".
+Programs: tests/verify/programs/ (written for these tests) and the shipped examples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from legacy_examples.catalog import BY_NAME
+from verify.environments import program_env
+
+pytestmark = [pytest.mark.oracle, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+PROGRAM = Path(__file__).resolve().parent / "programs" / "contrib_classifier.py"
+PROGRAM_ARGS = ["--", "--model_dir={model_dir}", "--train_steps={steps}"]
+
+
+def verify(tmp_path: Path, *options: str, script: Path = PROGRAM, args=PROGRAM_ARGS, steps: int | None = 20):
+    """Run `estimator-migrate verify`; (exit code, printed text, verify.json)."""
+    work = tmp_path / "work"
+    argv = [sys.executable, "-m", "migrate", "verify", str(script), "--work-dir", str(work), "-q",
+            *(["--steps", str(steps)] if steps is not None else []), *options, *args]
+    env = program_env()
+    env["PYTHONPATH"] = str(REPO)
+    env["COLUMNS"] = "200"
+    completed = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=1500)
+    report = json.loads((work / "verify.json").read_text()) if (work / "verify.json").exists() else None
+    return completed.returncode, completed.stdout + completed.stderr, report
+
+
+def migrated_copy(tmp_path: Path, old: str, new: str) -> Path:
+    """The program migrated by estimator-migrate, then broken by one textual change."""
+    out = tmp_path / "migrated"
+    subprocess.run([sys.executable, "-m", "migrate", "-q", "--output-dir", str(out), str(PROGRAM)],
+                   check=False, capture_output=True, cwd=REPO, timeout=300)
+    script = out / PROGRAM.name
+    source = script.read_text()
+    assert old in source, source
+    script.write_text(source.replace(old, new))
+    return script
+
+
+def phase(report: dict, side: str, name: str) -> dict:
+    [found] = [p for s in report["sides"] if s["side"] == side for p in s["phases"] if p["phase"] == name]
+    return found
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+            for path in sorted(folder.rglob("*"))}
+
+
+def test_a_correct_migration_reproduces_the_original_on_both_sides(tmp_path):
+    sources = tmp_path / "src"
+    sources.mkdir()
+    script = sources / PROGRAM.name
+    shutil.copy(PROGRAM, script)
+    before = snapshot(sources)
+    code, text, report = verify(tmp_path, script=script)
+    assert code == 0, text
+    assert snapshot(sources) == before  # no __pycache__, no model_dir, nothing rewritten
+    assert report["oracle"] == "tf115" and "tf.contrib" in report["oracle_reason"]
+    for side in ("runner", "migrated"):
+        training, exact = phase(report, side, "training"), phase(report, side, "exact")
+        assert training["status"] == exact["status"] == "PASS"
+        assert training["sections"]["scalars"]["compared"] == 20  # the loss at every step
+        assert {"evaluation", "outputs", "variables"} <= set(training["sections"])
+        assert exact["sections"]["outputs"]["compared"] == 96  # 32 predicted rows x 3 probabilities
+        assert exact["rtol"] == 1e-6 and training["oracle_runs"] == 2  # two identical runs: deterministic
+    assert report["oracle_deterministic"]
+    assert "reproduces the original (exit 0)" in text
+
+
+def test_a_learning_rate_off_by_one_percent_is_caught_at_the_first_step_it_touches(tmp_path):
+    broken = migrated_copy(tmp_path, 'GradientDescentOptimizer(params["learning_rate"])',
+                           'GradientDescentOptimizer(params["learning_rate"] * 1.01)')
+    code, text, report = verify(tmp_path, "--side", "migrated", "--migrated", str(broken))
+    assert code == 1, text
+    training, exact = phase(report, "migrated", "training"), phase(report, "migrated", "exact")
+    assert training["status"] == "FAIL"
+    # The loss at step 1 is computed before the first update; step 2 is the first it changes.
+    assert training["first_divergence"] == {"loss": 2}
+    assert "`loss` first diverges at step 2" in text
+    assert training["worst_variables"][0]["name"] in ("hidden/kernel", "hidden/bias", "logits/kernel",
+                                                      "logits/bias")
+    # Evaluation and prediction of the oracle's own checkpoint do not depend on the learning rate.
+    assert exact["status"] == "PASS"
+
+
+def test_a_renamed_layer_is_reported_by_name_on_each_side(tmp_path):
+    broken = migrated_copy(tmp_path, 'name="logits"', 'name="output"')
+    code, text, report = verify(tmp_path, "--side", "migrated", "--migrated", str(broken))
+    assert code == 1, text
+    [side] = report["sides"]
+    assert side["names_only_in_oracle"] == ["logits/bias", "logits/kernel"]
+    assert side["names_only_on_side"] == ["output/bias", "output/kernel"]
+    assert "checkpoint names only in the oracle (2): logits/bias, logits/kernel" in text
+
+
+def test_a_tf_compat_v1_example_is_verified_against_tf_2_15(tmp_path):
+    example = BY_NAME["mnist_tpu_v1"]
+    flags = [flag for flag in example.flags if not flag.startswith("--train_steps")]
+    code, text, report = verify(tmp_path, "--side", "runner", script=example.script_path, steps=20,
+                                args=["--", "--model_dir={model_dir}", "--train_steps={steps}", *flags])
+    assert code == 0, text
+    assert report["oracle"] == "tf215" and report["tensorflow"] == "2.15.1"
+    assert phase(report, "runner", "exact")["status"] == "PASS"
+
+
+def test_bert_with_its_sibling_modules_is_migrated_as_a_folder_and_reproduces(tmp_path):
+    example = BY_NAME["bert_classifier"]
+    flags = [flag for flag in example.flags if not flag.startswith("--num_train_steps")]
+    code, text, report = verify(tmp_path, "--side", "migrated", script=example.script_path, steps=10,
+                                args=["--", "--output_dir={model_dir}", "--num_train_steps={steps}", *flags])
+    assert code == 0, text
+    assert (tmp_path / "work" / "migrated" / "bert_classifier" / "modeling.py").exists()
+    # TF 1.15 wrote the Estimator's loss as `loss_1` (BERT's model_fn opens a `loss` name scope).
+    assert "the oracle's tag `loss_1` is `loss` on this side" in text
+    assert phase(report, "migrated", "training")["sections"]["scalars"]["compared"] == 10
+
+
+def test_the_pytest_helper_fails_a_broken_migration_with_the_diagnosis(tmp_path):
+    from verify.testing import assert_reproduces
+
+    broken = migrated_copy(tmp_path, 'GradientDescentOptimizer(params["learning_rate"])',
+                           'GradientDescentOptimizer(params["learning_rate"] * 1.01)')
+    with pytest.raises(AssertionError) as raised:
+        assert_reproduces(PROGRAM, ["--model_dir={model_dir}", "--train_steps={steps}"], steps=20,
+                          sides=["migrated"], migrated_script=broken, work_dir=tmp_path / "work", exact=False)
+    message = str(raised.value)
+    assert "does not reproduce the original (exit 1" in message
+    assert "`loss` first diverges at step 2" in message

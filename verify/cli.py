@@ -1,0 +1,185 @@
+"""`estimator-migrate verify SCRIPT [OPTIONS] -- PROGRAM ARGS`: does the migrated program give the original's numbers?
+
+A subcommand of estimator-migrate (also `python -m verify`): the user who migrated a repository
+already has that command, and verify is the check that closes the migration. Exit codes: 0 every
+side reproduces the oracle; 1 a side differs or crashes (the diagnosis says where); 2 verify could
+not judge (bad usage, the oracle is missing or the original fails in it, or a phase is a named
+limitation). See docs/verify.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from verify.oracle_recipes import RECIPES
+from verify.sides import USER_SIDES
+
+EXIT_PASS, EXIT_DIFFERS, EXIT_ERROR = 0, 1, 2
+SIDE_CHOICES = {"runner": ("runner",), "migrated": ("migrated",), "both": USER_SIDES}
+
+EPILOG = """\
+examples:
+  estimator-migrate verify train.py --steps 50 -- --data_dir=data --model_dir={model_dir} --train_steps={steps}
+  estimator-migrate verify run_classifier.py --side migrated --migrated ../migrated/run_classifier.py \\
+      -- --output_dir={model_dir} --do_train --do_eval --num_train_steps=20
+
+{model_dir} is replaced by a fresh folder per run (your own model_dir is never touched); {steps}
+by --steps. Everything verify writes (model_dirs, logs, the migrated copy, verify.json) goes to
+--work-dir (default: a new folder under ~/.cache/estimator-bridge/verify/).
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="estimator-migrate verify", description=__doc__.splitlines()[0].split(": ", 1)[1],
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("script", type=Path, help="the original (unchanged) TF1 program")
+    parser.add_argument("--steps", type=int, metavar="N", help="value of {steps} in the program's arguments")
+    parser.add_argument("--side", choices=sorted(SIDE_CHOICES), default="both",
+                        help="current-TF side(s): the unchanged file under the compat runner, the migrated copy, "
+                             "or both (default)")
+    parser.add_argument("--migrated", type=Path, metavar="FILE",
+                        help="your own migrated copy of SCRIPT for the migrated side (default: verify migrates a "
+                             "copy of --source-root with estimator-migrate)")
+    parser.add_argument("--source-root", type=Path, metavar="DIR",
+                        help="the folder holding the program's own modules, migrated as a whole (default: the "
+                             "script's folder)")
+    parser.add_argument("--path", type=Path, action="append", default=[], metavar="DIR",
+                        help="a folder the program imports from (PYTHONPATH of every run; repeatable)")
+    parser.add_argument("--oracle", choices=sorted(RECIPES),
+                        help="the TensorFlow the program was written for (default: chosen from its imports: "
+                             "tf.contrib -> tf115, tf.compat.v1 estimator code -> tf215)")
+    parser.add_argument("--oracle-runs", type=int, default=3, metavar="N",
+                        help="oracle runs that measure its own spread: two identical runs end it, otherwise up "
+                             "to N (default 3; 1 = no spread, every training number held to --train-rtol)")
+    parser.add_argument("--exact-args", metavar="'ARGS'",
+                        help="program arguments of the exact phase (quoted, shell syntax; default: the same as "
+                             "training, which works for programs that train to max_steps)")
+    parser.add_argument("--no-exact", action="store_true", help="skip the exact phase")
+    parser.add_argument("--rtol", type=float, default=None, metavar="R",
+                        help="exact phase: relative tolerance of evaluation and predictions of one fixed "
+                             "checkpoint (default 1e-6)")
+    parser.add_argument("--train-rtol", type=float, default=None, metavar="R",
+                        help="training phase: tolerance of numbers the oracle repeats exactly (default 1e-4)")
+    parser.add_argument("--margin", type=float, default=3.0, metavar="K",
+                        help="training phase: numbers the oracle does not repeat are held to K x its spread "
+                             "(default 3)")
+    parser.add_argument("--work-dir", type=Path, metavar="DIR", help="where every run writes (must be new or empty)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the result here (default: "
+                                                                  "WORK_DIR/verify.json)")
+    parser.add_argument("--timeout", type=float, default=3600, metavar="S", help="per run (default 3600 s)")
+    parser.add_argument("--no-provision", action="store_true",
+                        help="never build an oracle environment; fail saying how to build it")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    return parser
+
+
+def split_program_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(verify's own options, the program's arguments after `--`)."""
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1:]
+    return argv, []
+
+
+class ConsoleProgress:
+    """Progress on stderr: a live line per run (step read from the model_dir) on a terminal."""
+
+    def __init__(self, console, quiet: bool):
+        self.console, self.quiet = console, quiet
+        self.status = None
+        self.label = ""
+        self.started = 0.0
+
+    def start(self, label: str) -> None:
+        self.label, self.started = label, time.monotonic()
+        if not self.quiet and self.console.is_terminal:
+            self.status = self.console.status(f"{label} ...")
+            self.status.start()
+
+    def step(self, step: int) -> None:
+        if self.status is not None:
+            self.status.update(f"{self.label}: step {step} ({time.monotonic() - self.started:.0f} s)")
+
+    def finish(self, label: str, seconds: float, ok: bool) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+        if not self.quiet:
+            self.console.print(f"{'done' if ok else '[red]failed[/]'}: {label} ({seconds:.0f} s)")
+
+    def note(self, text: str) -> None:
+        if not self.quiet:
+            self.console.print(text)
+
+
+def _error(message: str) -> None:
+    print(f"estimator-migrate verify: error: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import shlex
+
+    from rich.console import Console
+
+    from verify import oracles, report
+    from verify.oracle_choice import NoTensorFlow
+    from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options, verify_program
+    from verify.program import BadProgram, Program
+
+    own, program_args = split_program_args(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    try:
+        args = parser.parse_args(own)
+    except SystemExit as exit_:
+        return EXIT_PASS if exit_.code == 0 else EXIT_ERROR
+    err = Console(stderr=True)
+    if args.oracle_runs < 1:
+        _error("--oracle-runs must be at least 1")
+        return EXIT_ERROR
+    if args.migrated is not None and args.side == "runner":
+        _error("--migrated is used by the migrated side; --side runner does not run it (use --side migrated "
+               "or both)")
+        return EXIT_ERROR
+    if args.no_exact and args.exact_args is not None:
+        _error("--exact-args and --no-exact contradict each other")
+        return EXIT_ERROR
+    program = Program(script=args.script, args=tuple(program_args), steps=args.steps,
+                      source_root=args.source_root, python_path=tuple(p.resolve() for p in args.path),
+                      migrated_script=args.migrated, cwd=Path.cwd())
+    options = Options(
+        sides=SIDE_CHOICES[args.side], oracle=args.oracle, oracle_runs=args.oracle_runs, exact=not args.no_exact,
+        exact_args=tuple(shlex.split(args.exact_args)) if args.exact_args is not None else None,
+        rtol=args.rtol if args.rtol is not None else DEFAULT_EXACT_RTOL,
+        train_rtol=args.train_rtol if args.train_rtol is not None else DEFAULT_TRAIN_RTOL,
+        margin=args.margin, timeout=args.timeout, provision=not args.no_provision, work_dir=args.work_dir)
+    if args.oracle_runs == 1:
+        err.print("note: --oracle-runs 1 measures no spread: a non-deterministic program will fail the training "
+                  "phase on its own noise")
+    try:
+        result = verify_program(program, options, ConsoleProgress(err, args.quiet))
+    except (BadProgram, NoTensorFlow, FileExistsError, ValueError) as error:
+        _error(str(error))
+        return EXIT_ERROR
+    except oracles.OracleUnavailable as error:
+        _error(str(error))
+        return EXIT_ERROR
+    console = Console(width=max(Console().width, 140))
+    console.print(report.render(result))
+    for line in report.diagnosis(result):
+        console.print(line, markup=False, highlight=False)
+    json_path = args.json or Path(result.work_dir) / "verify.json"
+    report.write_json(result, json_path)
+    verdict = {EXIT_PASS: "[bold green]reproduces the original[/]",
+               EXIT_DIFFERS: "[bold red]does not reproduce the original[/]",
+               EXIT_ERROR: "[yellow]could not be verified completely[/]"}[result.exit_code]
+    console.print(f"{program.script.name}: {verdict} (exit {result.exit_code}); details: {json_path}")
+    return result.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Named limitations: why a phase could not be judged (not proven, not disproven). Pure data.
+
+A limitation is not a failure: verify says which phase it could not judge and why, and exits 2
+when nothing else failed. The test bed's table (docs/verify.md) names each by its code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limitation:
+    code: str
+    title: str
+    message: str
+
+
+LIMITATIONS = {
+    "VER001": ("no initial checkpoint",
+               "the original program wrote no model.ckpt-0 in its oracle (a Keras or hand-written Session "
+               "program, or one that deletes it before verify could copy it), so the sides cannot start from "
+               "the oracle's initial weights and training cannot be compared; the exact phase still runs"),
+    "VER002": ("exact phase trained",
+               "the exact phase seeds the oracle's final checkpoint and reruns the program expecting training "
+               "to be skipped (train(max_steps=...) already reached), but the program trained further (it "
+               "trains with steps= or its own loop); give arguments that only evaluate and predict with "
+               "--exact-args"),
+    "VER003": ("no final checkpoint",
+               "the oracle's run left no checkpoint to evaluate, so there is no exact phase"),
+}
+
+
+def limitation(code: str, detail: str = "") -> Limitation:
+    title, message = LIMITATIONS[code]
+    return Limitation(code, title, f"{code} {title}: {message}" + (f" ({detail})" if detail else ""))

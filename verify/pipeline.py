@@ -1,0 +1,425 @@
+"""verify's runs, in order: the oracle (twice or more), then each current-TF side, both phases.
+
+  1. oracle run 1, from scratch: its ``model.ckpt-0`` is captured while it runs (a program that
+     keeps few checkpoints deletes it later) and becomes every other run's start state;
+  2. oracle runs 2..N from that ckpt-0: the oracle's own spread (verify/judge.py);
+  3. exact phase in the oracle: the same command on a model_dir seeded with run 1's final
+     checkpoint, so training is already done (max_steps reached) and evaluation and prediction
+     run on one fixed set of weights;
+  4. per side (runner, migrated): the training phase from ckpt-0 and the exact phase from the
+     oracle's final checkpoint, each in its own fresh model_dir, judged against the oracle.
+
+Everything lands in one work folder (model_dirs, logs, the migrated copy, verify.json); the
+user's sources and model_dir are only read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from verify import oracles
+from verify.compare import compare
+from verify.environments import ProgramFailed, harvest, program_env, run_program
+from verify.findings import Limitation, limitation
+from verify.judge import Judgement, judge
+from verify.oracle_choice import choose_oracle
+from verify.program import Program, check_program
+from verify.sides import USER_SIDES, describe_failure, launch, seed_model_dir
+from verify.tag_names import align_uniquified_tags
+
+HARVEST_EVERYTHING = {"everything": True, "values_per_variable": 16}
+# Names a TF2-written checkpoint may add that are bookkeeping, not model state.
+BOOKKEEPING_NAMES = ("_CHECKPOINTABLE_OBJECT_GRAPH",)
+DEFAULT_EXACT_RTOL = 1e-6
+# Training across TensorFlow versions drifts by float rounding of different kernels; measured on
+# the shipped examples (legacy_examples/catalog.py): final weights up to 1.5e-5 of their RMS
+# after 30 AdamWeightDecay steps (BERT), 1.1e-5 after 40 Nesterov steps with fused batch norm
+# (ResNet), Keras 3 against TF 1.15's Keras 4.1e-5. Numbers the oracle repeats exactly are held
+# to this; numbers it does not repeat, to the margin times its spread.
+DEFAULT_TRAIN_RTOL = 1e-4
+CKPT0 = "model.ckpt-0"
+_STATE = re.compile(r'model_checkpoint_path:\s*"([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Options:
+    sides: tuple[str, ...] = USER_SIDES
+    oracle: str | None = None  # None: chosen from the program's imports
+    # Oracle runs that measure its spread: two identical runs end it (a deterministic program),
+    # otherwise up to this many. With three, a number that is as noisy as the oracle (normal,
+    # independent) falls outside 3x the spread of its series 5.2% of the time for a one-number
+    # series, 0.4% for three numbers, never seen for 36 (simulated, docs/verify.md).
+    oracle_runs: int = 3
+    exact: bool = True
+    exact_args: tuple[str, ...] | None = None  # None: the program's own arguments
+    rtol: float = DEFAULT_EXACT_RTOL
+    train_rtol: float = DEFAULT_TRAIN_RTOL
+    margin: float = 3.0
+    timeout: float = 3600.0
+    provision: bool = True
+    work_dir: Path | None = None
+
+
+class Progress(Protocol):
+    def start(self, label: str) -> None: ...
+    def step(self, step: int) -> None: ...
+    def finish(self, label: str, seconds: float, ok: bool) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
+class Silent:
+    def start(self, label): pass
+    def step(self, step): pass
+    def finish(self, label, seconds, ok): pass
+    def note(self, text): pass
+
+
+@dataclass
+class Phase:
+    """One phase of one side: its judgement, or why it could not be judged."""
+
+    name: str  # "training" or "exact"
+    judgement: Judgement | None = None
+    notes: list[str] = field(default_factory=list)
+    limitation: Limitation | None = None
+    model_dir: str = ""
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        if self.limitation is not None:
+            return "LIMITED"
+        if self.judgement is None:
+            return "NOT RUN"
+        return "PASS" if self.judgement.passed else "FAIL"
+
+
+@dataclass
+class SideResult:
+    side: str
+    phases: list[Phase] = field(default_factory=list)
+    crashed: str | None = None  # the error of a run that did not finish
+    log: str = ""
+    names_only_in_oracle: list[str] = field(default_factory=list)
+    names_only_on_side: list[str] = field(default_factory=list)
+    names_different: list[str] = field(default_factory=list)  # same name, other dtype or shape
+
+    @property
+    def status(self) -> str:
+        if self.crashed or self.names_only_in_oracle or self.names_only_on_side or self.names_different:
+            return "FAIL"
+        statuses = {phase.status for phase in self.phases}
+        if "FAIL" in statuses:
+            return "FAIL"
+        if "LIMITED" in statuses or not statuses:
+            return "LIMITED"
+        return "PASS"
+
+
+@dataclass
+class VerifyResult:
+    program: Program
+    oracle: str
+    oracle_reason: str
+    tensorflow: str = ""
+    sides: list[SideResult] = field(default_factory=list)
+    oracle_runs: list[dict] = field(default_factory=list)  # {"model_dir"}
+    oracle_deterministic: bool = False  # runs 1 and 2 were identical to the last bit
+    work_dir: str = ""
+    error: str | None = None  # verify could not judge at all (oracle failed...)
+    options: Options = field(default_factory=Options)
+
+    @property
+    def exit_code(self) -> int:
+        """0 every side reproduces the oracle; 1 a side differs (or crashed); 2 could not judge."""
+        if self.error is not None:
+            return 2
+        statuses = {side.status for side in self.sides}
+        if "FAIL" in statuses:
+            return 1
+        return 0 if statuses == {"PASS"} else 2
+
+    @property
+    def passed(self) -> bool:
+        return self.exit_code == 0
+
+
+def default_work_dir(program: Program) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return oracles.cache_root().parent / "verify" / f"{program.script.stem}-{stamp}"
+
+
+def latest_step(model_dir: Path) -> int | None:
+    try:
+        match = _STATE.search((model_dir / "checkpoint").read_text())
+    except OSError:
+        return None
+    if not match:
+        return None
+    tail = match.group(1).rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else None
+
+
+class Ckpt0Capture:
+    """Copies model.ckpt-0 out of a running program's model_dir as soon as it is complete.
+
+    Complete = the `checkpoint` state file (updated after the files are written) names it.
+    """
+
+    def __init__(self, model_dir: Path, into: Path):
+        self.model_dir, self.into = model_dir, into
+        self.files: list[Path] = []
+
+    def __call__(self) -> None:
+        if self.files:
+            return
+        try:
+            state = (self.model_dir / "checkpoint").read_text()
+        except OSError:
+            return
+        if f'{CKPT0}"' not in state or not (self.model_dir / f"{CKPT0}.index").exists():
+            return
+        self.into.mkdir(parents=True, exist_ok=True)
+        copied = []
+        for file in sorted(self.model_dir.glob(f"{CKPT0}.*")):
+            if file.suffix == ".meta" or "tempstate" in file.name:
+                continue
+            shutil.copyfile(file, self.into / file.name)
+            copied.append(self.into / file.name)
+        self.files = copied
+
+
+def checkpoint_files(model_dir: Path) -> tuple[str, list[Path]] | None:
+    """(prefix name, its files) of model_dir's latest checkpoint (no .meta: the graph is rebuilt)."""
+    state = model_dir / "checkpoint"
+    if not state.exists():
+        return None
+    match = _STATE.search(state.read_text())
+    if not match:
+        return None
+    prefix = Path(match.group(1)).name
+    files = [file for file in model_dir.glob(f"{prefix}.*") if file.suffix != ".meta"]
+    return (prefix, files) if files else None
+
+
+class Runner:
+    """Runs everything for one verify call (see the module docstring)."""
+
+    def __init__(self, program: Program, options: Options, progress: Progress):
+        self.program, self.options, self.progress = program, options, progress
+        self.work = (options.work_dir or default_work_dir(program)).resolve()
+
+    # --- one run -------------------------------------------------------------------------------
+    def run(self, label: str, python_or_command: list[str], python: str, model_dir: Path,
+            args: tuple[str, ...] | None, *, python_path, onednn: bool, watch=None) -> dict:
+        """Run the program once into model_dir and harvest it with `python` (the same TF)."""
+        env = program_env(onednn=onednn, python_path=python_path)
+        argv = self.program.argv(model_dir) if args is None else self._argv(args, model_dir)
+        log = model_dir.parent / f"{model_dir.name}.log"
+        started = time.perf_counter()
+        self.progress.start(label)
+
+        def watching():
+            step = latest_step(model_dir)
+            if step is not None:
+                self.progress.step(step)
+            return watch() if watch is not None else False
+
+        ok = False
+        try:
+            run_program([*python_or_command, *argv], env=env, cwd=self.program.cwd, timeout=self.options.timeout,
+                        log=log, watch=watching)
+            ok = True
+        finally:
+            self.progress.finish(label, time.perf_counter() - started, ok)
+        return harvest(python, model_dir, HARVEST_EVERYTHING, env=env)
+
+    def _argv(self, args: tuple[str, ...], model_dir: Path) -> list[str]:
+        return Program(self.program.script, args, steps=self.program.steps).argv(model_dir)
+
+    # --- the whole verification ----------------------------------------------------------------
+    def verify(self) -> VerifyResult:
+        program, options = self.program, self.options
+        check_program(program)
+        if options.oracle is None:
+            choice = choose_oracle(program.script, program.python_path)
+            oracle, reason = choice.oracle, choice.reason
+        else:
+            oracle, reason = options.oracle, "forced with --oracle"
+        result = VerifyResult(program=program, oracle=oracle, oracle_reason=reason, work_dir=str(self.work),
+                              options=options)
+        if self.work.exists() and any(self.work.iterdir()):
+            raise FileExistsError(f"work folder {self.work} is not empty; give a new --work-dir (verify never "
+                                  "overwrites earlier results)")
+        self.work.mkdir(parents=True, exist_ok=True)
+        python = str(oracles.ensure(oracle, provision=options.provision, log=self.progress.note))
+        try:
+            reference, spread_runs, start_files, exact_reference = self._oracle_runs(oracle, python, result)
+        except ProgramFailed as failed:
+            result.error = (f"the original program fails in its oracle ({oracle}), so there is nothing to "
+                            f"compare with: {describe_failure(failed)} (log in {self.work / 'oracle'})")
+            return result
+        result.tensorflow = reference.get("tensorflow", "")
+        for side in options.sides:
+            result.sides.append(self._side(side, [reference, *spread_runs], start_files, exact_reference))
+        return result
+
+    def _oracle_runs(self, oracle: str, python: str, result: VerifyResult):
+        folder = self.work / "oracle"
+        folder.mkdir()
+        start = self.work / "start_state"
+        capture = Ckpt0Capture(folder / "run1", start)
+        (folder / "run1").mkdir()
+        reference = self.run(f"oracle {oracle} run 1/{self.options.oracle_runs}", [python, str(self.program.script)],
+                             python, folder / "run1", None, python_path=self.program.python_path, onednn=True,
+                             watch=capture)
+        result.oracle_runs.append({"model_dir": str(folder / "run1")})
+        start_files = capture.files
+        if not start_files:
+            self.progress.note(limitation("VER001").message)
+        spread_runs = []
+        for index in range(2, self.options.oracle_runs + 1):
+            model_dir = folder / f"run{index}"
+            seed_model_dir(model_dir, start_files, CKPT0 if start_files else None)
+            spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs})",
+                                        [python, str(self.program.script)], python, model_dir, None,
+                                        python_path=self.program.python_path, onednn=True))
+            result.oracle_runs.append({"model_dir": str(model_dir)})
+            if index == 2 and identical(reference, spread_runs[0]):
+                result.oracle_deterministic = True
+                self.progress.note("the oracle repeated itself exactly: every number is held to the tolerance")
+                break
+        exact_reference = None
+        if self.options.exact:
+            final = checkpoint_files(folder / "run1")
+            if final is not None:
+                model_dir = folder / "exact"
+                seed_model_dir(model_dir, final[1], final[0])
+                exact_reference = self.run(f"oracle {oracle} exact phase", [python, str(self.program.script)], python,
+                                           model_dir, self.options.exact_args,
+                                           python_path=self.program.python_path, onednn=True)
+                exact_reference["seeded_checkpoint"] = final[0]
+        return reference, spread_runs, start_files, exact_reference
+
+    def _side(self, side: str, oracle_runs: list[dict], start_files: list[Path], exact_reference) -> SideResult:
+        outcome = SideResult(side)
+        folder = self.work / side
+        folder.mkdir()
+        try:
+            how = launch(side, self.program, self.work)
+        except ProgramFailed as failed:
+            outcome.crashed = f"estimator-migrate failed: {describe_failure(failed)}"
+            return outcome
+        training = Phase("training", model_dir=str(folder / "training"))
+        outcome.phases.append(training)
+        seed_model_dir(folder / "training", start_files, CKPT0 if start_files else None)
+        started = time.perf_counter()
+        try:
+            ours = self.run(f"{side}: training phase", how.command, sys.executable, folder / "training", None,
+                            python_path=how.python_path, onednn=False)
+        except Exception as error:  # the table says what broke; the other side still runs
+            outcome.crashed = f"training phase: {describe_failure(error)}"
+            outcome.log = str(folder / "training.log")
+            if start_files:
+                self._names_from_scratch(outcome, how, folder, oracle_runs[0])
+            return outcome
+        training.seconds = round(time.perf_counter() - started, 1)
+        self._names(outcome, oracle_runs[0], ours)
+        if start_files:
+            ours, training.notes = align_uniquified_tags(oracle_runs[0], ours)
+            training.judgement = judge(oracle_runs, ours, rtol=self.options.train_rtol, margin=self.options.margin)
+        else:
+            training.limitation = limitation("VER001")
+        if self.options.exact:
+            outcome.phases.append(self._exact(side, how, folder, outcome, oracle_runs[0], exact_reference))
+        return outcome
+
+    def _exact(self, side, how, folder: Path, outcome: SideResult, reference: dict, exact_reference) -> Phase:
+        exact = Phase("exact", model_dir=str(folder / "exact"))
+        if exact_reference is None:
+            exact.limitation = limitation("VER003")
+            return exact
+        final = checkpoint_files(Path(self.work / "oracle" / "run1"))
+        seed_model_dir(folder / "exact", final[1], final[0])
+        started = time.perf_counter()
+        try:
+            ours = self.run(f"{side}: exact phase", how.command, sys.executable, folder / "exact",
+                            self.options.exact_args, python_path=how.python_path, onednn=False)
+        except Exception as error:
+            outcome.crashed = f"exact phase: {describe_failure(error)}"
+            outcome.log = str(folder / "exact.log")
+            return exact
+        exact.seconds = round(time.perf_counter() - started, 1)
+        trained = trained_further(exact_reference, reference)
+        if trained:
+            exact.limitation = limitation("VER002", trained)
+            return exact
+        fixed, exact.notes = align_uniquified_tags(fixed_part(exact_reference), fixed_part(ours))
+        judgement = judge([fixed_part(exact_reference)], fixed, rtol=self.options.rtol, margin=self.options.margin)
+        ours_trained = trained_further(ours, reference)
+        if ours_trained:  # the oracle skipped training on this checkpoint; the side did not
+            judgement = dataclasses.replace(
+                judgement, mismatched=judgement.mismatched + (f"training on the seeded checkpoint: {ours_trained} "
+                                                              "(the oracle skipped training there)",))
+        exact.judgement = judgement
+        return exact
+
+    def _names_from_scratch(self, outcome: SideResult, how, folder: Path, oracle: dict) -> None:
+        """After a side failed from the oracle's start state: which names does it create on its own?
+
+        The side runs once more from an empty model_dir and is stopped as soon as it wrote its
+        first checkpoint; a renamed variable then shows up by name instead of as a restore error.
+        """
+        model_dir = folder / "names"
+        model_dir.mkdir()
+        try:
+            ours = self.run(f"{outcome.side}: checkpoint names from scratch", how.command, sys.executable, model_dir,
+                            None, python_path=how.python_path, onednn=False,
+                            watch=lambda: latest_step(model_dir) is not None)
+        except Exception:  # it fails on its own too: the crash above is the diagnosis
+            return
+        self._names(outcome, oracle, ours)
+
+    def _names(self, outcome: SideResult, oracle: dict, ours: dict) -> None:
+        theirs = {k: v for k, v in oracle.get("checkpoint_names", {}).items() if k not in BOOKKEEPING_NAMES}
+        mine = {k: v for k, v in ours.get("checkpoint_names", {}).items() if k not in BOOKKEEPING_NAMES}
+        outcome.names_only_in_oracle = sorted(set(theirs) - set(mine))
+        outcome.names_only_on_side = sorted(set(mine) - set(theirs))
+        outcome.names_different = sorted(f"{name}: oracle {theirs[name]}, ours {mine[name]}"
+                                         for name in set(theirs) & set(mine) if theirs[name] != mine[name])
+
+
+def identical(first: dict, second: dict) -> bool:
+    """Two harvests equal to the last bit (and holding the same numbers)."""
+    comparison = compare(first, second, floor=1e-30)
+    return (not comparison.missing and not comparison.unexpected and not comparison.mismatched
+            and comparison.max_relative == 0.0)
+
+
+def fixed_part(result: dict) -> dict:
+    """What the exact phase compares: evaluations and outputs of the fixed checkpoint.
+
+    The variables are the seeded ones (equal by construction) and training scalars are none
+    when training was skipped, so neither is counted as a match.
+    """
+    return {key: result[key] for key in ("evaluation", "outputs") if key in result}
+
+
+def trained_further(exact_run: dict, reference: dict) -> str | None:
+    """Why an exact-phase run is not an evaluation of the seeded checkpoint, or None."""
+    if exact_run.get("final_checkpoint") != reference.get("final_checkpoint"):
+        return (f"the run went on from {reference.get('final_checkpoint')} to "
+                f"{exact_run.get('final_checkpoint')}")
+    return None
+
+
+def verify_program(program: Program, options: Options = Options(), progress: Progress | None = None) -> VerifyResult:
+    """Run every phase for `program`; see VerifyResult.exit_code for the verdict."""
+    return Runner(program, options, progress or Silent()).verify()
