@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import importlib
+import sys
 import threading
 
 from estimator_bridge.compat import namespace, tables
@@ -37,11 +38,25 @@ def _is_legacy_importer(globals_):
 
 
 def _alias_walk(dotted_name):
-    """Follow explicit alias entries; returns (object, fully resolved?)."""
+    """Follow explicit alias entries; returns (object, fully resolved?).
+
+    A path TF 1.15 had but the tables lack (`tensorflow.contrib.metrics`) resolves to a
+    RemovedModule: importable, failing on use.
+    """
     parts = dotted_name.split(".")
     node = namespace.alias_module(parts[0])
     for index, part in enumerate(parts[1:], start=1):
+        if isinstance(node, namespace.RemovedModule):
+            node = getattr(node, part, None)
+            if node is None:
+                return namespace.alias_module(parts[0]), False
+            continue
         spec = tables.MODULES.get(node.__name__) if isinstance(node, namespace.AliasModule) else None
+        if spec is not None and part not in spec.entries:
+            removed = namespace.removed_module(".".join(parts[:index + 1]))
+            if removed is not None:
+                node = removed
+                continue
         if spec is None or part not in spec.entries:
             return node, False
         node = getattr(node, part)
@@ -50,8 +65,16 @@ def _alias_walk(dotted_name):
     return node, True
 
 
+# TF 1.15's `tensorflow/python/estimator/*` were shims re-exporting tensorflow_estimator's.
+_ESTIMATOR_SHIM = "tensorflow.python.estimator"
+
+
 def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
+    if name == _ESTIMATOR_SHIM or name.startswith(_ESTIMATOR_SHIM + "."):
+        name = "tensorflow_estimator" + name[len("tensorflow"):]
     target, resolved = _alias_walk(name)
+    if resolved and fromlist and isinstance(target, namespace.RemovedModule):
+        _check_removed_fromlist(target, fromlist)
     if not resolved and isinstance(target, namespace.AliasModule):
         _raise_if_closed(target, name)
     if not resolved:
@@ -62,6 +85,18 @@ def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
     if fromlist:
         return target
     return namespace.alias_module(name.split(".", 1)[0])
+
+
+def _check_removed_fromlist(module, fromlist):
+    """`from tensorflow.contrib.metrics import streaming_auc`: importing the name is using it;
+    raise ImportError with the reason here (Python would replace it with "cannot import name")."""
+    for name in fromlist:
+        if name == "*":
+            continue
+        try:
+            getattr(module, name)
+        except namespace.UnsupportedName as error:
+            raise ImportError(str(error), name=f"{module.__name__}.{name}") from None
 
 
 def _raise_if_closed(module, dotted_name):
@@ -79,7 +114,8 @@ def _raise_if_closed(module, dotted_name):
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002 (builtin names)
     if (level == 0 and name.split(".", 1)[0] in tables.ROOTS
-            and _is_legacy_importer(globals)):
+            and _is_legacy_importer(globals if globals is not None
+                                    else sys._getframe(1).f_globals)):  # `__import__("x")`
         return _legacy_import(name, globals, locals, fromlist, level)
     return _original_import(name, globals, locals, fromlist, level)
 

@@ -13,7 +13,7 @@ import functools
 import importlib
 import types
 
-from estimator_bridge.compat import tables
+from estimator_bridge.compat import tables, tf115_modules
 
 
 class MissingBridgeSymbol(AttributeError):
@@ -44,6 +44,10 @@ class AliasModule(types.ModuleType):
             if attribute in _FORWARDED_DUNDERS and "tf:" in spec.fallbacks:
                 return getattr(_real_tf_attribute(""), attribute)
             raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}")
+        if attribute not in spec.entries:
+            removed = removed_module(f"{self.__name__}.{attribute}")
+            if removed is not None:
+                return removed
         if attribute in spec.entries:
             value = resolve_target(spec.entries[attribute],
                                    display_name(f"{self.__name__}.{attribute}"))
@@ -64,6 +68,59 @@ class AliasModule(types.ModuleType):
 
     def __repr__(self):
         return f"<TF1-compat module {self.__name__!r} (estimator_bridge)>"
+
+
+class RemovedModule(types.ModuleType):
+    """A module TF 1.15 had and the namespace does not provide: importable, failing on use.
+
+    `import tensorflow.contrib.metrics` on a program's first lines must not kill a program that
+    never reaches the line using it (TF 1.15 imported it fine). Submodules TF 1.15 had are
+    RemovedModules too; any other name raises UnsupportedName (an AttributeError, so `hasattr`
+    works) naming the symbol, why, and what to use instead (`tables.REMOVED_HINTS`).
+    """
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("__") and attribute.endswith("__"):
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}")
+        dotted = f"{self.__name__}.{attribute}"
+        if dotted in tables.MODULES:  # a deep module the tables do serve (contrib's evaluation)
+            return alias_module(dotted)
+        submodule = removed_module(dotted)
+        if submodule is not None:
+            return submodule
+        raise UnsupportedName(removed_message(self.__name__, attribute))
+
+    def __repr__(self):
+        return f"<TF 1.15 module {display_name(self.__name__)!r}, not provided (estimator_bridge)>"
+
+
+def removed_message(module_name, attribute):
+    """Why `module.attribute` is not available and what to do instead."""
+    hint_key = max((key for key in tables.REMOVED_HINTS
+                    if module_name == key or module_name.startswith(key + ".")), key=len)
+    return (f"{display_name(module_name)}.{attribute} is not available: the compat runner "
+            f"serves TF 1.15's module {display_name(module_name)} only so that importing it "
+            f"works; {tables.REMOVED_HINTS[hint_key].rstrip('.')}.")
+
+
+def _known_removed(name: str) -> bool:
+    if name in tables.MODULES:
+        return False
+    contrib, estimator = tables.REMOVED_PREFIXES
+    if name.startswith(contrib + "."):
+        return name[len(contrib) + 1:] in tf115_modules.CONTRIB
+    if name.startswith(estimator + "."):
+        return name[len(estimator) + 1:] in tf115_modules.ESTIMATOR
+    return False
+
+
+@functools.lru_cache(maxsize=None)
+def removed_module(name: str):
+    """The RemovedModule for a module path TF 1.15 had and the tables lack, else None."""
+    if not _known_removed(name):
+        return None
+    return RemovedModule(name, f"TF 1.15's {display_name(name)}: not provided; using a name of "
+                               "it raises an error saying what to use instead.")
 
 
 class _Unsupported:

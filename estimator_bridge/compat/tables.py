@@ -84,6 +84,8 @@ LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling
                    "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten",
                    "BatchNormalization")
 
+_CHECKPOINT_UTILS = "pymodule:tensorflow.python.training.checkpoint_utils:"
+
 MODULES = {
     # ---- the TF1 top level: `import tensorflow as tf`, and `tf.compat.v1` (the same in TF 1.15)
     "tensorflow": Module(
@@ -254,7 +256,22 @@ MODULES = {
         fallbacks=("unsupported-attribute:contrib_framework",),
     ),
     "tensorflow.contrib.training": Module(
-        doc="`tf.contrib.training`: HParams.",
+        doc="`tf.contrib.training`: HParams, and the checkpoint waiters (TF 1.15's contrib copies "
+            "of tf.train.checkpoints_iterator, line for line).",
+        entries={"HParams": "compat:contrib_helpers.HParams",
+                 "checkpoints_iterator": _CHECKPOINT_UTILS + "checkpoints_iterator",
+                 "wait_for_new_checkpoint": _CHECKPOINT_UTILS + "wait_for_new_checkpoint"},
+        fallbacks=("unsupported-attribute:contrib_training",),
+    ),
+    "tensorflow.contrib.training.python.training.evaluation": Module(
+        doc="`from tensorflow.contrib.training.python.training import evaluation` (TPU eval "
+            "loops: evaluation.checkpoints_iterator).",
+        entries={"checkpoints_iterator": _CHECKPOINT_UTILS + "checkpoints_iterator",
+                 "wait_for_new_checkpoint": _CHECKPOINT_UTILS + "wait_for_new_checkpoint"},
+        fallbacks=("unsupported-attribute:contrib_training",),
+    ),
+    "tensorflow.contrib.training.python.training.hparam": Module(
+        doc="`from tensorflow.contrib.training.python.training import hparam`.",
         entries={"HParams": "compat:contrib_helpers.HParams"},
         fallbacks=("unsupported-attribute:contrib_training",),
     ),
@@ -364,7 +381,39 @@ UNSUPPORTED = {
         "the compat runner provides only the global-step, checkpoint, variable-listing and nest "
         "helpers of tf.contrib.framework (arg_scope and friends have no TF2 equivalent)."),
     "contrib_training": (
-        "the compat runner provides only HParams from tf.contrib.training."),
+        "the compat runner provides only HParams, checkpoints_iterator and "
+        "wait_for_new_checkpoint from tf.contrib.training."),
+}
+
+# ---- modules TF 1.15 had that the namespace does not provide (tf115_modules.py lists them) ----
+# Importing one succeeds (a `namespace.RemovedModule`), so a program that imports it on its
+# first lines but uses it only on a path it never takes still runs; using a name of it raises
+# an error with the hint below (longest matching legacy module prefix wins).
+REMOVED_PREFIXES = ("tensorflow.contrib", "tensorflow_estimator.python.estimator")
+REMOVED_HINTS = {
+    "tensorflow.contrib": "tf.contrib was removed in TF 2.0 and the compat runner has no "
+        "equivalent for this name. Run `estimator-migrate` on the file: it rewrites what has an "
+        "equivalent and names the rest with a finding",
+    "tensorflow.contrib.metrics": "the streaming metrics are tf.compat.v1.metrics (e.g. "
+        "streaming_auc -> tf.compat.v1.metrics.auc, streaming_accuracy -> accuracy)",
+    "tensorflow.contrib.slim": "slim lives on as the `tf-slim` package (`import tf_slim as slim`)",
+    "tensorflow.contrib.seq2seq": "TensorFlow Addons has it (tfa.seq2seq)",
+    "tensorflow.contrib.rnn": "Keras RNN cells (tf.keras.layers.LSTMCell, ...) or TensorFlow "
+        "Addons (tfa.rnn) replace it",
+    "tensorflow.contrib.crf": "TensorFlow Addons has it (tfa.text.crf_log_likelihood, ...)",
+    "tensorflow.contrib.opt": "TensorFlow Addons has most of it (tfa.optimizers)",
+    "tensorflow.contrib.image": "TensorFlow Addons has most of it (tfa.image)",
+    "tensorflow.contrib.losses": "the losses are tf.compat.v1.losses",
+    "tensorflow.contrib.learn": "tf.contrib.learn was replaced by tf.estimator (estimator_bridge)",
+    "tensorflow.contrib.training": UNSUPPORTED["contrib_training"].rstrip("."),
+    "tensorflow.contrib.tpu": "the compat runner provides TPUEstimator, TPUEstimatorSpec, "
+        "RunConfig, TPUConfig, InputPipelineConfig and CrossShardOptimizer from tf.contrib.tpu "
+        "(the bridge writes checkpoints itself: no AsyncCheckpointSaverHook)",
+    "tensorflow.contrib.distribute": "use tf.distribute",
+    "tensorflow.contrib.eager": "eager execution is TF 2's default; see tf.GradientTape",
+    "tensorflow_estimator.python.estimator": "estimator_bridge provides Estimator, TPUEstimator, "
+        "their specs, RunConfig and export; not this module",
+    "tensorflow_estimator.python.estimator.canned": UNSUPPORTED["canned_estimator"],
 }
 
 # Importers whose `import tensorflow` must keep seeing the real, current TensorFlow: the

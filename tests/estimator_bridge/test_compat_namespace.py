@@ -85,9 +85,13 @@ def test_a_missing_bridge_symbol_is_named_in_the_error():
 def test_unsupported_names_explain_what_to_do():
     with pytest.raises(NotImplementedError, match="estimator-migrate"):
         TF1.contrib.tpu.keras_to_tpu_model(object())
+    # TF 1.15 had tf.contrib.slim: the module is there (issue 17), its names fail on use.
+    with pytest.raises(compat.UnsupportedName, match=r"tf.contrib.slim.arg_scope is not "
+                                                     r"available.*tf-slim"):
+        TF1.contrib.slim.arg_scope
+    assert hasattr(TF1.contrib, "slim") and not hasattr(TF1.contrib.slim, "arg_scope")
     with pytest.raises(compat.UnsupportedName, match="tf.contrib was removed in TF 2.0"):
-        TF1.contrib.slim
-    assert not hasattr(TF1.contrib, "slim")
+        TF1.contrib.no_such_module  # never a TF 1.15 module
     with pytest.raises(NotImplementedError, match="canned estimators"):
         TF1.estimator.DNNClassifier(hidden_units=[3])
 
@@ -129,15 +133,42 @@ def test_installed_serves_legacy_importers_and_leaves_libraries_alone():
     assert library["tf"] is tf
 
 
-def test_importing_a_removed_contrib_module_names_what_is_available():
+def test_a_tf115_module_imports_and_fails_on_use_naming_the_symbol():
+    """TF 1.15 imported every tf.contrib module: an import on a program's first lines must not
+    kill a program that never uses it (issue 17); using a name raises, saying what to use."""
     with compat.installed():
-        with pytest.raises(ImportError, match="tf.contrib.slim is not available: tf.contrib was "
-                                              "removed in TF 2.0"):
-            run_import("import tensorflow.contrib.slim as slim\n", "legacy_model")
-        with pytest.raises(ImportError, match="tf.contrib.tpu.python.tpu.tpu_feed is not "
-                                              "available"):
+        scope = run_import("import tensorflow.contrib.slim as slim\n"
+                           "from tensorflow.contrib.tpu.python.tpu import tpu_feed\n"
+                           "import tensorflow.contrib.metrics\n", "legacy_model")
+        assert isinstance(scope["slim"], namespace.RemovedModule)
+        with pytest.raises(compat.UnsupportedName, match="tf.contrib.tpu.python.tpu.tpu_feed."
+                                                         "InfeedQueue is not available"):
+            scope["tpu_feed"].InfeedQueue
+        with pytest.raises(ImportError, match="tf.contrib.tpu.python.tpu.tpu_feed.InfeedQueue "
+                                              "is not available"):
             run_import("from tensorflow.contrib.tpu.python.tpu.tpu_feed import InfeedQueue\n",
                        "legacy_model")
+        with pytest.raises(ImportError, match="tf.contrib.no_such is not available: tf.contrib "
+                                              "was removed in TF 2.0"):
+            run_import("import tensorflow.contrib.no_such\n", "legacy_model")
+
+
+def test_tensorflow_python_estimator_is_tensorflow_estimator_s_as_in_tf115():
+    with compat.installed():
+        scope = run_import("from tensorflow.python.estimator import estimator\n"
+                           "from tensorflow.python.estimator.tpu import tpu_estimator\n"
+                           "from tensorflow_estimator.python.estimator.canned import dnn\n",
+                           "legacy_model")
+    assert scope["estimator"].Estimator is estimator_bridge.Estimator
+    assert scope["tpu_estimator"].TPUEstimator is estimator_bridge.TPUEstimator
+    with pytest.raises(compat.UnsupportedName, match="canned estimators"):
+        scope["dnn"].DNNClassifier
+
+
+def test_dunder_import_without_globals_is_the_caller_s():
+    with compat.installed():
+        scope = run_import("module = __import__('tensorflow.contrib.metrics')\n", "legacy_model")
+    assert scope["module"] is TF1
 
 
 # ----------------------------------------------------------------------------- the tables
