@@ -1,6 +1,6 @@
 """The build pass: create every model variable once, eagerly, before the first trace.
 
-model_fn runs once on placeholders of the per-replica shapes in a throwaway `tf.Graph`; the
+model_fn runs once on placeholders of the per-replica shapes (those the traced step sees) in a throwaway `tf.Graph`; the
 variable cache records every request (name, initial value, dtype, aggregation...) and then
 creates them all in cross-replica context under `strategy.scope()`. Afterwards each trace only
 hits the cache: one trace per function, and no variable is ever created inside a replica thread
@@ -12,10 +12,10 @@ from __future__ import annotations
 import tensorflow as tf
 
 
-def _placeholder(spec: tf.TensorSpec, batch_size):
+def _placeholder(spec: tf.TensorSpec):
+    """A placeholder of exactly the shape the traced step will see (no batch size forced onto
+    the first axis: features may be batch-last or have no batch axis, as TF 1.15 allowed)."""
     shape = spec.shape.as_list() if spec.shape.rank is not None else None
-    if shape and batch_size is not None:
-        shape[0] = batch_size
     return tf.compat.v1.placeholder(spec.dtype, shape)
 
 
@@ -26,15 +26,16 @@ def build_variables(*, cache, model_function, mode, element_spec, has_labels, ba
     Args:
       cache: the model's VariableCache.
       model_function: a model.ModelFunction.
-      element_spec: `(features, labels)` spec of one input batch.
-      batch_size: the per-replica batch size (placeholders' first dimension), or None.
+      element_spec: `(features, labels)` spec of what one replica's model_fn receives
+        (inputs.per_replica_spec).
+      batch_size: the per-replica batch size (params['batch_size']), or None.
     """
     features_spec, labels_spec = element_spec
     with tf.Graph().as_default() as graph:
         if tf_random_seed is not None:
             graph.seed = tf_random_seed
-        features = tf.nest.map_structure(lambda s: _placeholder(s, batch_size), features_spec)
-        labels = (tf.nest.map_structure(lambda s: _placeholder(s, batch_size), labels_spec)
+        features = tf.nest.map_structure(_placeholder, features_spec)
+        labels = (tf.nest.map_structure(_placeholder, labels_spec)
                   if has_labels else None)
         with cache.recording() as recorded:
             tf.compat.v1.train.get_or_create_global_step()

@@ -30,7 +30,7 @@ class DistributedInput:
       steps_available: global steps before the data ends; None for an infinite dataset; -1 when
         unknown (the loops then run one step per call and stop at OutOfRange).
       per_replica_batch_size: the batch size model_fn sees (None when unknown).
-      element_spec: `(features, labels)` spec of one batch as input_fn built it.
+      element_spec: `(features, labels)` spec of what one replica's model_fn receives.
     """
 
     dataset: object
@@ -113,7 +113,6 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
         result = calling.call_input_fn(input_fn, mode=mode, params=input_params, config=config,
                                        require_params=require_params)
         dataset, has_labels = _split_element(_as_dataset(result, input_fn))
-    element_spec = dataset.element_spec
     if pad_to_batch is not None:
         # predict() on TPU cores: short batches are padded to the global batch (a mask of the
         # real rows travels with them), as TPUEstimator's _PaddingSignals did.
@@ -133,4 +132,23 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
         steps = None
     elif steps < 0:
         steps = UNKNOWN_STEPS
-    return DistributedInput(distributed, has_labels, steps, model_batch, element_spec)
+    replica_spec = per_replica_spec(distributed.element_spec)
+    if pad_to_batch is not None:
+        replica_spec = replica_spec[0]  # ((features, labels), mask of the real rows)
+    return DistributedInput(distributed, has_labels, steps, model_batch, replica_spec)
+
+
+def per_replica_spec(distributed_spec):
+    """The spec of what one replica's model_fn receives: TF 1.15's shape rules.
+
+    TF 1.15 never forced a batch dimension onto features: model_fn saw the shapes input_fn
+    produced (on the CPU path as they were; on TPU cores the per-host batch split along the
+    first axis with PER_HOST_V1, and each core's own batch with PER_HOST_V2). That is what
+    tf.distribute hands each replica, so programs whose batch axis is not first (TPU's
+    transpose-input trick: images [H, W, C, N]) or with batch-less tensors keep their shapes.
+    """
+    def first_replica(spec):
+        value_specs = getattr(spec, "_value_specs", None)  # PerReplicaSpec on R > 1 replicas
+        return value_specs[0] if value_specs else spec
+
+    return tf.nest.map_structure(first_replica, distributed_spec)

@@ -100,3 +100,14 @@ def test_using_a_removed_module_fails_there_naming_the_symbol(tmp_path):
     assert runner.returncode == 1
     assert ("tf.contrib.metrics.streaming_accuracy is not available" in runner.stderr
             and "tf.compat.v1.metrics" in runner.stderr), runner.stderr[-3000:]
+
+
+# ---- features whose first axis is not the batch -------------------------------------------------
+
+def test_batch_last_and_batch_less_features_train_as_in_tf115(tmp_path):
+    """TPU's transpose-input trick ([H, W, C, N] images) and tensors without a batch axis: the
+    build pass used to force every feature's first axis to the batch size (issue 17)."""
+    results = three_sides("batch_not_first.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
