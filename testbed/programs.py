@@ -36,6 +36,17 @@ BERT_FILES = ("modeling.py", "optimization.py", "tokenization.py")
 TPU = "tensorflow/tpu"
 TPU_2019 = "b8182073dc360e9ea26efa76aae105ac2b3b036f"  # 2019-10-01, written for TF 1.15
 
+TPU_RESNET_2019 = "be7a60ef428d1786ae883650cd7c26890d164a46"  # 2019-05-17, tf.contrib
+TPU_RESNET_FILES = tuple("models/" + path for path in (
+    "official/__init__.py", "official/resnet/__init__.py", "official/resnet/resnet_main.py",
+    "official/resnet/imagenet_input.py", "official/resnet/resnet_model.py", "official/resnet/resnet_preprocessing.py",
+    "official/resnet/lars_util.py", "official/resnet/configs/default.yaml", "common/__init__.py",
+    "common/inference_warmup.py", "common/tpu_profiler_hook.py", "hyperparameters/__init__.py",
+    "hyperparameters/common_hparams_flags.py", "hyperparameters/common_tpu_flags.py",
+    "hyperparameters/hyperparameters.py"))
+ALBERT_ZH = "brightmart/albert_zh"
+ALBERT_ZH_COMMIT = "52149e82faf3eddd02f31dc2942a4d06bc78c247"
+
 PROGRAMS: tuple[TestbedProgram, ...] = (
     TestbedProgram(
         name="bert_run_classifier", repo=BERT, commit=BERT_COMMIT, committed="2020-03-11",
@@ -57,6 +68,132 @@ PROGRAMS: tuple[TestbedProgram, ...] = (
         steps=20, verify_options=("--oracle", "tf115"),
         notes="unseeded shuffle and dropout 0.4: the oracle varies from run to run. Written for TF 1.15 "
               "(--oracle tf115): its 2022 version, on TF 2.15, stops at TPUClusterResolver('') without a TPU"),
+)
+
+PROGRAMS += (
+    TestbedProgram(
+        name="bert_run_pretraining", repo=BERT, commit=BERT_COMMIT, committed="2020-03-11",
+        kind="TPUEstimator script (tf.contrib.tpu), BERT pre-training (masked LM + next sentence)",
+        script="run_pretraining.py", files=("run_pretraining.py", "modeling.py", "optimization.py"),
+        generator="pretraining_records",
+        args=("--input_file={data}/pretrain.tfrecord", "--bert_config_file={data}/bert_config.json",
+              "--output_dir={model_dir}", "--do_train=true", "--do_eval=true", "--train_batch_size=8",
+              "--eval_batch_size=8", "--max_seq_length=32", "--max_predictions_per_seq=5",
+              "--num_train_steps={steps}", "--num_warmup_steps=4", "--learning_rate=1e-3",
+              "--save_checkpoints_steps=10", "--iterations_per_loop=5", "--max_eval_steps=4"),
+        steps=20,
+        notes="128 generated pre-training examples; dropout 0.1 as released (unseeded)"),
+    TestbedProgram(
+        name="bert_run_squad", repo=BERT, commit=BERT_COMMIT, committed="2020-03-11",
+        kind="TPUEstimator script (tf.contrib.tpu), BERT SQuAD fine-tuning",
+        script="run_squad.py", files=("run_squad.py", *BERT_FILES), generator="squad",
+        args=("--vocab_file={data}/vocab.txt", "--bert_config_file={data}/bert_config.json",
+              "--do_train=true", "--train_file={data}/train.json", "--do_predict=true",
+              "--predict_file={data}/dev.json", "--train_batch_size=8", "--predict_batch_size=8",
+              "--learning_rate=1e-3", "--num_train_epochs=2", "--max_seq_length=48", "--doc_stride=32",
+              "--max_query_length=8", "--save_checkpoints_steps=6", "--iterations_per_loop=3",
+              "--output_dir={model_dir}"),
+        notes="48 generated questions, 2 epochs of 8 = 12 steps; predictions and n-best probabilities compared"),
+    TestbedProgram(
+        name="tpu_resnet_2019", repo=TPU, commit=TPU_RESNET_2019, committed="2019-05-17",
+        kind="TPUEstimator script (tf.contrib.tpu): host_call summaries, transpose_input, YAML hparams",
+        script="models/official/resnet/resnet_main.py", files=TPU_RESNET_FILES, generator="none",
+        python_path=("models",), source_root="models",
+        args=("--data_dir=", "--model_dir={model_dir}", "--mode=train_and_eval",
+              "--hparams=use_tpu=false,precision=float32,resnet_depth=18,image_size=32,train_batch_size=4,"
+              "eval_batch_size=4,num_train_images=64,num_eval_images=8,train_steps={steps},iterations_per_loop=2,"
+              "num_cores=1,use_cache=false,num_parallel_calls=1"),
+        steps=6, verify_options=("--with", "pyyaml==5.4.1", "--current-with", "pyyaml==5.3.1",
+                                 "--exact-args=--data_dir= --model_dir={model_dir} --mode=eval --eval_timeout=5 "
+                                 "--hparams=use_tpu=false,precision=float32,resnet_depth=18,image_size=32,"
+                                 "train_batch_size=4,eval_batch_size=4,num_train_images=64,num_eval_images=8,"
+                                 "train_steps={steps},iterations_per_loop=2,num_cores=1,use_cache=false,"
+                                 "num_parallel_calls=1"),
+        notes="null input (black images, label 0: data_dir empty, as the script allows); the exact phase "
+              "evaluates with --mode=eval (train_and_eval only evaluates while training); PyYAML < 6 on both "
+              "sides (the 2019 code calls yaml.load without a Loader)"),
+    TestbedProgram(
+        name="albert_zh_run_classifier", repo=ALBERT_ZH, commit=ALBERT_ZH_COMMIT, committed="2022-11-21 (code of 2019)",
+        kind="TPUEstimator script (tf.contrib.tpu), ALBERT (Chinese) fine-tuning",
+        script="run_classifier.py", files=("run_classifier.py", "modeling.py", "optimization_finetuning.py",
+                                           "tokenization.py", "bert_utils.py"),
+        generator="text_pairs",
+        args=("--task_name=lcqmc_pair", "--do_train=true", "--do_eval=true", "--do_predict=true",
+              "--data_dir={data}/lcqmc", "--vocab_file={data}/vocab.txt", "--bert_config_file={data}/bert_config.json",
+              "--max_seq_length=32", "--train_batch_size=8", "--eval_batch_size=8", "--predict_batch_size=8",
+              "--learning_rate=1e-3", "--num_train_epochs=2", "--save_checkpoints_steps=8",
+              "--iterations_per_loop=4", "--output_dir={model_dir}"),
+        notes="LCQMC layout (the first line is skipped as a header: 63 examples, 14 steps)"),
+    TestbedProgram(
+        name="albert_zh_run_pretraining", repo=ALBERT_ZH, commit=ALBERT_ZH_COMMIT,
+        committed="2022-11-21 (code of 2019)",
+        kind="TPUEstimator script (tf.contrib.tpu), ALBERT (Chinese) pre-training",
+        script="run_pretraining.py", files=("run_pretraining.py", "modeling.py", "optimization.py", "bert_utils.py"),
+        generator="pretraining_records",
+        args=("--input_file={data}/pretrain.tfrecord", "--bert_config_file={data}/bert_config.json",
+              "--output_dir={model_dir}", "--do_train=true", "--do_eval=true", "--train_batch_size=8",
+              "--eval_batch_size=8", "--max_seq_length=32", "--max_predictions_per_seq=5",
+              "--num_train_steps={steps}", "--num_warmup_steps=4", "--learning_rate=1e-3",
+              "--save_checkpoints_steps=10", "--iterations_per_loop=5", "--max_eval_steps=4"),
+        steps=20),
+)
+
+ELECTRA = "google-research/electra"
+ELECTRA_COMMIT = "8a46635f32083ada044d7e9ad09604742600ee7b"
+ELECTRA_FILES = ("run_pretraining.py", "configure_pretraining.py", "model/__init__.py", "model/modeling.py",
+                 "model/optimization.py", "model/tokenization.py", "pretrain/__init__.py", "pretrain/pretrain_data.py",
+                 "pretrain/pretrain_helpers.py", "util/__init__.py", "util/training_utils.py", "util/utils.py")
+ELECTRA_HPARAMS = ('{"model_dir": "{model_dir}", "vocab_size": 65, "max_seq_length": 32, "train_batch_size": 8, '
+                   '"eval_batch_size": 8, "num_train_steps": {steps}, "num_warmup_steps": 4, "learning_rate": 1e-3, '
+                   '"iterations_per_loop": 5, "save_checkpoints_steps": 10, "num_eval_steps": 4, '
+                   '"embedding_size": 16, "model_hparam_overrides": {"hidden_size": 32, "num_hidden_layers": 2, '
+                   '"num_attention_heads": 2, "intermediate_size": 64}')
+
+PROGRAMS += (
+    TestbedProgram(
+        name="electra_run_pretraining", repo=ELECTRA, commit=ELECTRA_COMMIT, committed="2021-03-31",
+        kind="tf.compat.v1 TPUEstimator (tf.estimator.tpu) script with tf.contrib layers, ELECTRA pre-training",
+        script="run_pretraining.py", files=ELECTRA_FILES, generator="electra_pretraining",
+        args=("--data-dir={data}", "--model-name=tiny", "--hparams=" + ELECTRA_HPARAMS + ', "do_train": true}'),
+        steps=20,
+        verify_options=("--exact-args=--data-dir={data} --model-name=tiny '--hparams=" + ELECTRA_HPARAMS
+                        + ', "do_train": false, "do_eval": true}\''),
+        notes="generator and discriminator trained jointly; unseeded shuffles and sloppy interleave (the "
+              "oracle varies); the exact phase evaluates (do_eval) the oracle's final checkpoint"),
+)
+
+LANGUAGE = "google-research/language"
+LANGUAGE_COMMIT = "865fae65f63ef7e6b2989d4ff8b47f61750415a8"
+TXL = "kimiyoung/transformer-xl"
+TXL_COMMIT = "44781ed21dbaec88b280f74d9ae2877f52b492a5"
+
+PROGRAMS += (
+    TestbedProgram(
+        name="language_boolq_bert", repo=LANGUAGE, commit=LANGUAGE_COMMIT, committed="2024-10-17 (file of 2022-03-29)",
+        kind="tf.compat.v1 + tf.contrib.tpu TPUEstimator script on the pip `bert` package (BoolQ)",
+        script="language/boolq/run_bert_boolq.py", files=("language/boolq/run_bert_boolq.py",),
+        generator="text_pairs",
+        args=("--vocab_file={data}/vocab.txt", "--bert_config_file={data}/bert_config.json",
+              "--output_dir={model_dir}", "--do_train=true", "--do_eval_dev=true",
+              "--boolq_train_data_path={data}/boolq/train.jsonl", "--boolq_dev_data_path={data}/boolq/dev.jsonl",
+              "--max_seq_length=32", "--train_batch_size=8", "--eval_batch_size=8", "--learning_rate=1e-3",
+              "--num_train_epochs=2", "--save_checkpoints_steps=8", "--iterations_per_loop=4"),
+        verify_options=("--with", "bert-tensorflow==1.0.1", "--current-with", "bert-tensorflow==1.0.1"),
+        notes="its BERT comes from the pip package bert-tensorflow (TF1 code outside the program's folder)"),
+    TestbedProgram(
+        name="transformer_xl_tpu", repo=TXL, commit=TXL_COMMIT, committed="2019-04-10",
+        kind="TPUEstimator script with its own copy of TF 1.12's tpu_estimator.py",
+        script="tf/train.py", files=("tf/train.py", "tf/model.py", "tf/data_utils.py", "tf/vocabulary.py",
+                                     "tf/tpu_estimator.py"),
+        generator="transformer_xl_corpus",
+        args=("--tpu=", "--data_dir={data}/tfrecords", "--record_info_dir={data}/tfrecords",
+              "--corpus_info_path={data}/corpus-info.json", "--model_dir={model_dir}", "--use_tpu=false",
+              "--num_core_per_host=1", "--train_batch_size=4", "--eval_batch_size=4", "--tgt_len=8", "--mem_len=8",
+              "--n_layer=2", "--d_model=16", "--d_embed=16", "--n_head=2", "--d_head=8", "--d_inner=32",
+              "--train_steps={steps}", "--iterations=5", "--save_steps=10", "--div_val=1"),
+        steps=10,
+        notes="records written by the repository's own data_utils.py (run in the TF 1.15 oracle) from a "
+              "generated PTB-style corpus"),
 )
 
 BY_NAME = {program.name: program for program in PROGRAMS}

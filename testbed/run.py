@@ -26,13 +26,18 @@ from testbed.programs import BY_NAME, PROGRAMS, TestbedProgram
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def generate(generator: str, out: Path) -> Path:
+def generate(generator: str, out: Path, sources: Path) -> Path:
+    """The generator's folder under OUT/data, written once (some generators run the program's own tools)."""
     folder = out / "data" / generator
     done = folder / ".done"
     if not done.exists():
         if folder.exists():
             shutil.rmtree(folder)
-        importlib.import_module(f"testbed.generators.{generator}").write(folder)
+        module = importlib.import_module(f"testbed.generators.{generator}")
+        if getattr(module, "NEEDS_SOURCES", False):
+            module.write(folder, sources)
+        else:
+            module.write(folder)
         done.write_text("")
     return folder
 
@@ -47,7 +52,7 @@ def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, 
         argv += ["--source-root", str(root / program.source_root)]
     if program.steps is not None:
         argv += ["--steps", str(program.steps)]
-    argv += list(program.verify_options)
+    argv += [option.replace("{data}", str(data)) for option in program.verify_options]
     return argv + ["--", *(arg.replace("{data}", str(data)) for arg in program.args)]
 
 
@@ -122,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"program": program.name, "side": "-", "status": "NO SOURCES", "training": problems[0],
                          "exact": "-", "notes": ""})
             continue
-        data = generate(program.generator, args.out)
+        data = generate(program.generator, args.out, args.sources / folder_of(program.repo, program.commit))
         work = args.out / "runs" / program.name
         if work.exists():
             shutil.rmtree(work)

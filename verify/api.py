@@ -52,7 +52,8 @@ def verify(script: str | Path, args: Sequence[str], *, steps: int | None = None,
            python_path: Sequence[str | Path] = (), exact: bool = True, exact_args: Sequence[str] | None = None,
            rtol: float = DEFAULT_EXACT_RTOL, train_rtol: float = DEFAULT_TRAIN_RTOL, margin: float = 3.0,
            work_dir: str | Path | None = None, cwd: str | Path | None = None, timeout: float = 3600.0,
-           provision: bool = True, progress: Progress | None = None) -> Verified:
+           provision: bool = True, extras: Sequence[str] = (), current_extras: Sequence[str] = (),
+           progress: Progress | None = None) -> Verified:
     """Verify `script` run with `args` (``{model_dir}`` required, ``{steps}`` optional); see docs/verify.md."""
     program = Program(script=Path(script), args=tuple(args), steps=steps,
                       source_root=Path(source_root) if source_root else None,
@@ -62,5 +63,6 @@ def verify(script: str | Path, args: Sequence[str], *, steps: int | None = None,
     options = Options(sides=tuple(sides), oracle=oracle, oracle_runs=oracle_runs, exact=exact,
                       exact_args=tuple(exact_args) if exact_args is not None else None, rtol=rtol,
                       train_rtol=train_rtol, margin=margin, timeout=timeout, provision=provision,
-                      work_dir=Path(work_dir) if work_dir else None)
+                      work_dir=Path(work_dir) if work_dir else None, extras=tuple(extras),
+                      current_extras=tuple(current_extras))
     return Verified(verify_program(program, options, progress))

@@ -50,6 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "script's folder)")
     parser.add_argument("--path", type=Path, action="append", default=[], metavar="DIR",
                         help="a folder the program imports from (PYTHONPATH of every run; repeatable)")
+    parser.add_argument("--with", dest="extras", action="append", default=[], metavar="REQUIREMENT",
+                        help="a package the program needs that the oracle lacks, e.g. --with 'pyyaml<6'; installed "
+                             "once into the cache next to (not into) the oracle (repeatable)")
+    parser.add_argument("--current-with", dest="current_extras", action="append", default=[],
+                        metavar="REQUIREMENT",
+                        help="the same for the current-TF sides, when the program needs a version other than the "
+                             "one of the environment verify runs in (repeatable)")
     parser.add_argument("--oracle", choices=sorted(RECIPES),
                         help="the TensorFlow the program was written for (default: chosen from its imports: "
                              "tf.contrib -> tf115, tf.compat.v1 estimator code -> tf215)")
@@ -156,7 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         exact_args=tuple(shlex.split(args.exact_args)) if args.exact_args is not None else None,
         rtol=args.rtol if args.rtol is not None else DEFAULT_EXACT_RTOL,
         train_rtol=args.train_rtol if args.train_rtol is not None else DEFAULT_TRAIN_RTOL,
-        margin=args.margin, timeout=args.timeout, provision=not args.no_provision, work_dir=args.work_dir)
+        margin=args.margin, timeout=args.timeout, provision=not args.no_provision, work_dir=args.work_dir,
+        extras=tuple(args.extras), current_extras=tuple(args.current_extras))
     if args.oracle_runs == 1:
         err.print("note: --oracle-runs 1 measures no spread: a non-deterministic program will fail the training "
                   "phase on its own noise")

@@ -28,6 +28,10 @@ LIMITATIONS = {
                "--exact-args"),
     "VER003": ("no final checkpoint",
                "the oracle's run left no checkpoint to evaluate, so there is no exact phase"),
+    "VER004": ("nothing to compare",
+               "the oracle's run of this phase wrote no number verify reads (no summaries in model_dir or its "
+               "eval folders, no text output at its top); for the exact phase, a program that evaluates only "
+               "while it trains needs --exact-args that evaluate (e.g. --mode=eval)"),
 }
 
 

@@ -174,6 +174,37 @@ def ensure(name: str, root: Path | None = None, *, provision: bool = True, log=p
     return build(name, root, log=log)
 
 
+def extras_folder(python: Path | str, requirements: tuple[str, ...]) -> Path:
+    """Where `--with` packages for one interpreter live (outside its environment, which stays pristine)."""
+    key = hashlib.sha256("\0".join([str(python), *sorted(requirements)]).encode()).hexdigest()[:12]
+    return cache_root().parent / "extras" / key
+
+
+def ensure_extras(python: Path | str, requirements: tuple[str, ...], *, provision: bool = True, log=print) -> Path | None:
+    """A folder (for PYTHONPATH) holding `requirements` installed for `python`, once; None when none asked.
+
+    A program may need packages its oracle does not ship (tensorflow/tpu's hyperparameters read
+    YAML): `verify --with pyyaml` installs them with that interpreter's pip into a folder of their
+    own, so the oracle itself is never modified.
+    """
+    if not requirements:
+        return None
+    target = extras_folder(python, requirements)
+    if (target / DONE).exists():
+        return target
+    if not provision:
+        raise OracleUnavailable(f"--with {' '.join(requirements)} is not installed for {python} yet and "
+                                "--no-provision forbids installing it")
+    log(f"installing {' '.join(requirements)} for {python} into {target}")
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    _run([python, "-m", "pip", "install", "-q", "--target", target, *requirements],
+         f"installing {' '.join(requirements)} (--with)")
+    (target / DONE).write_text(" ".join(requirements) + "\n")
+    return target
+
+
 def _upgrade_marker(recipe: OracleRecipe, root: Path) -> None:
     done = root / DONE
     if not done.read_text().strip():

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from verify import oracles
-from verify.compare import compare
+from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
 from verify.judge import Judgement, judge
@@ -65,6 +65,8 @@ class Options:
     timeout: float = 3600.0
     provision: bool = True
     work_dir: Path | None = None
+    extras: tuple[str, ...] = ()  # --with: packages the program needs in the oracle beyond its TensorFlow
+    current_extras: tuple[str, ...] = ()  # --current-with: the same for the current-TF sides
 
 
 class Progress(Protocol):
@@ -260,6 +262,12 @@ class Runner:
                                   "overwrites earlier results)")
         self.work.mkdir(parents=True, exist_ok=True)
         python = str(oracles.ensure(oracle, provision=options.provision, log=self.progress.note))
+        oracle_extras = oracles.ensure_extras(python, options.extras, provision=options.provision,
+                                              log=self.progress.note)
+        current_extras = oracles.ensure_extras(sys.executable, options.current_extras, provision=options.provision,
+                                               log=self.progress.note)
+        self.oracle_path = (*program.python_path, *([oracle_extras] if oracle_extras else []))
+        self.current_extras = [current_extras] if current_extras else []
         try:
             reference, spread_runs, start_files, exact_reference = self._oracle_runs(oracle, python, result)
         except ProgramFailed as failed:
@@ -278,7 +286,7 @@ class Runner:
         capture = Ckpt0Capture(folder / "run1", start)
         (folder / "run1").mkdir()
         reference = self.run(f"oracle {oracle} run 1/{self.options.oracle_runs}", [python, str(self.program.script)],
-                             python, folder / "run1", None, python_path=self.program.python_path, onednn=True,
+                             python, folder / "run1", None, python_path=self.oracle_path, onednn=True,
                              watch=capture)
         result.oracle_runs.append({"model_dir": str(folder / "run1")})
         start_files = capture.files
@@ -290,7 +298,7 @@ class Runner:
             seed_model_dir(model_dir, start_files, CKPT0 if start_files else None)
             spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs})",
                                         [python, str(self.program.script)], python, model_dir, None,
-                                        python_path=self.program.python_path, onednn=True))
+                                        python_path=self.oracle_path, onednn=True))
             result.oracle_runs.append({"model_dir": str(model_dir)})
             if index == 2 and identical(reference, spread_runs[0]):
                 result.oracle_deterministic = True
@@ -304,7 +312,7 @@ class Runner:
                 seed_model_dir(model_dir, final[1], final[0])
                 exact_reference = self.run(f"oracle {oracle} exact phase", [python, str(self.program.script)], python,
                                            model_dir, self.options.exact_args,
-                                           python_path=self.program.python_path, onednn=True)
+                                           python_path=self.oracle_path, onednn=True)
                 exact_reference["seeded_checkpoint"] = final[0]
         return reference, spread_runs, start_files, exact_reference
 
@@ -323,7 +331,7 @@ class Runner:
         started = time.perf_counter()
         try:
             ours = self.run(f"{side}: training phase", how.command, sys.executable, folder / "training", None,
-                            python_path=how.python_path, onednn=False)
+                            python_path=[*how.python_path, *self.current_extras], onednn=False)
         except Exception as error:  # the table says what broke; the other side still runs
             outcome.crashed = f"training phase: {describe_failure(error)}"
             outcome.log = str(folder / "training.log")
@@ -332,7 +340,9 @@ class Runner:
             return outcome
         training.seconds = round(time.perf_counter() - started, 1)
         self._names(outcome, oracle_runs[0], ours)
-        if start_files:
+        if not flatten_numbers(oracle_runs[0]):
+            training.limitation = limitation("VER004")
+        elif start_files:
             ours, training.notes = align_uniquified_tags(oracle_runs[0], ours)
             training.judgement = judge(oracle_runs, ours, rtol=self.options.train_rtol, margin=self.options.margin)
         else:
@@ -351,7 +361,8 @@ class Runner:
         started = time.perf_counter()
         try:
             ours = self.run(f"{side}: exact phase", how.command, sys.executable, folder / "exact",
-                            self.options.exact_args, python_path=how.python_path, onednn=False)
+                            self.options.exact_args, python_path=[*how.python_path, *self.current_extras],
+                            onednn=False)
         except Exception as error:
             outcome.crashed = f"exact phase: {describe_failure(error)}"
             outcome.log = str(folder / "exact.log")
@@ -360,6 +371,9 @@ class Runner:
         trained = trained_further(exact_reference, reference)
         if trained:
             exact.limitation = limitation("VER002", trained)
+            return exact
+        if not flatten_numbers(fixed_part(exact_reference)):
+            exact.limitation = limitation("VER004")
             return exact
         fixed, exact.notes = align_uniquified_tags(fixed_part(exact_reference), fixed_part(ours))
         judgement = judge([fixed_part(exact_reference)], fixed, rtol=self.options.rtol, margin=self.options.margin)
@@ -381,7 +395,7 @@ class Runner:
         model_dir.mkdir()
         try:
             ours = self.run(f"{outcome.side}: checkpoint names from scratch", how.command, sys.executable, model_dir,
-                            None, python_path=how.python_path, onednn=False,
+                            None, python_path=[*how.python_path, *self.current_extras], onednn=False,
                             watch=lambda: latest_step(model_dir) is not None)
         except Exception:  # it fails on its own too: the crash above is the diagnosis
             return

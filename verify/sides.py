@@ -17,6 +17,7 @@ element 0, exactly as the oracle's own run continued after writing it.
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -139,13 +140,23 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
+# What a failed run's output says, most telling first: a Python exception line, a native abort.
+_EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)|Fatal Python error)\b")
+_NATIVE_ABORT = re.compile(r"^(terminate called|F\d{4} |Check failed|Segmentation fault|Aborted)")
+
+
 def describe_failure(error: BaseException) -> str:
-    """The last meaningful line of a failed run, for one table cell."""
+    """The line of a failed run that says what went wrong, for one table cell."""
     text = str(error)
     if isinstance(error, subprocess.TimeoutExpired):
         return f"timed out after {error.timeout} s"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    native = next((line for line in lines if _NATIVE_ABORT.match(line)), None)
     for line in reversed(lines):
-        if "Error" in line or "error" in line or "Exception" in line:
+        if _EXCEPTION_LINE.match(line):
+            if line.startswith("Fatal Python error") and native:
+                return f"{line} ({native})"[:300]
             return line[:300]
+    if native:
+        return native[:300]
     return (lines[-1] if lines else type(error).__name__)[:300]

@@ -5,7 +5,8 @@ Writes into the folder given:
   bert_config.json         a 2-layer, 32-wide BERT (also read as an ALBERT config: the extra
                            ALBERT keys are present);
   mrpc/{train,dev,test}.tsv   GLUE MRPC columns (Quality, #1 ID, #2 ID, #1 String, #2 String);
-  lcqmc/{train,dev,test}.txt  LCQMC columns (text_a, text_b, label), as albert_zh reads them.
+  lcqmc/{train,dev,test}.txt  LCQMC columns (text_a, text_b, label), as albert_zh reads them;
+  boolq/{train,dev}.jsonl  BoolQ lines {"question", "title", "answer", "passage"} (google-research/language).
 
 The label is 1 when the two sentences share their first word, so a model can learn it.
 """
@@ -46,7 +47,7 @@ def write(out: Path, examples: int = 64) -> None:
     (out / "vocab.txt").write_text("\n".join(SPECIAL + WORDS) + "\n")
     (out / "bert_config.json").write_text(json.dumps(CONFIG, indent=1) + "\n")
     rng = random.Random(0)
-    for layout in ("mrpc", "lcqmc"):
+    for layout in ("mrpc", "lcqmc", "boolq"):
         (out / layout).mkdir(exist_ok=True)
     for split, count in (("train", examples), ("dev", 24), ("test", 16)):
         rows = list(pairs(rng, count))
@@ -55,6 +56,9 @@ def write(out: Path, examples: int = 64) -> None:
         (out / "mrpc" / f"{split}.tsv").write_text("\n".join(mrpc) + "\n")
         lcqmc = [f"{a}\t{b}\t{label}" for _, label, a, b in rows]
         (out / "lcqmc" / f"{split}.txt").write_text("\n".join(lcqmc) + "\n")
+        boolq = [json.dumps({"question": b, "title": "t", "answer": bool(label), "passage": a})
+                 for _, label, a, b in rows]
+        (out / "boolq" / f"{split}.jsonl").write_text("\n".join(boolq) + "\n")
 
 
 if __name__ == "__main__":
