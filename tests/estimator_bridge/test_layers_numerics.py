@@ -4,17 +4,22 @@
 pooling, flatten, dropout, batch norm in every mode) on fixed numpy inputs and initializers,
 runs the forward pass, one gradient-descent step under `control_dependencies(UPDATE_OPS)`, and
 tensors built after that step (batch norm in inference mode). `goldens/layers_tf115.json` is
-that program run on TF 1.15 (oracle A); the oracle test below re-records it live.
+that program run on TF 1.15 (oracle A), recorded from two identical runs by `python -m
+tests.estimator_bridge.goldens.record layers`; the oracle test below runs it again live.
 
 Here the recorder runs on current TensorFlow in a subprocess, three times: in a `tf.compat.v1`
 Graph + Session; traced by `tf.function(autograph=False)` through the bridge core's variable cache
 with per-trace v1 collections (how the bridge runs a model_fn); and that again under the compat
 runner's TF 1.15 switches (v1 TensorShape, v1 Tensor equality).
 
-Tolerance: rtol 1e-6, atol 2e-6. Measured against TF 1.15 with TF_ENABLE_ONEDNN_OPTS=0 (set for
-the subprocesses, as DESIGN.md section 5 recommends): largest absolute difference 4.8e-7
-(a conv2d bias of magnitude ~4 after one step, i.e. about 1 ulp); batch-norm and dropout
-outputs are bit-identical. With oneDNN on, the differences stay below 5e-7 absolute as well.
+Tolerance: rtol 1e-6 by the suite's one comparison (tests/support/numbers.py: relative to
+max(|value|, 1e-3, the RMS of its tensor)). Measured against TF 1.15 with TF_ENABLE_ONEDNN_OPTS=0
+(set for the subprocesses, as docs/testing.md explains), 2026-11-23: at most 1.6e-7 (dense_rank3
+outputs), batch-norm and dropout outputs bit-identical. One element is small by cancellation
+and measured against the terms it sums (SUMMED_SCALE below): the one-element bias of
+conv2d_transpose's `valid` layer after one step is -lr * 2 * mean(outputs), a mean of 56
+outputs of RMS 0.44 that comes to -0.007; its float32 summation order differs by 1.5e-9
+(1.07e-6 of the value, 1.7e-8 of the summed terms' scale).
 Names, shapes, trainability and the number of UPDATE_OPS must be identical.
 """
 
@@ -24,16 +29,30 @@ import os
 import numpy as np
 import pytest
 
+from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT, current_python, oracle_env, oracle_python, run_json
 
 GOLDENS = REPO_ROOT / "tests" / "estimator_bridge" / "goldens"
 RECORDER = GOLDENS / "layers_recorder.py"
 GOLDEN_FILE = GOLDENS / "layers_tf115.json"
-RTOL, ATOL = 1e-6, 2e-6
+RTOL = 1e-6
 
 with open(GOLDEN_FILE) as golden_stream:
     GOLDEN = json.load(golden_stream)
 CASES = sorted(GOLDEN["cases"])
+LEARNING_RATE = 0.1  # layers_recorder.LEARNING_RATE
+
+
+def _rms(values):
+    return float(np.sqrt(np.mean(np.square(values))))
+
+
+# (case, tensor) -> floor: elements that are sums small by cancellation, measured against the
+# scale of the terms summed (docstring).
+SUMMED_SCALE = {
+    ("conv2d_transpose", "conv2d_transpose_1/bias"):
+        2 * LEARNING_RATE * _rms(GOLDEN["cases"]["conv2d_transpose"]["outputs"]["valid"]),
+}
 
 
 def current_tf_env():
@@ -74,26 +93,28 @@ def test_update_ops_match(recorded, case):
     assert recorded["cases"][case]["update_ops"] == GOLDEN["cases"][case]["update_ops"]
 
 
-def assert_same_values(golden_values, our_values, what):
+def assert_same_values(golden_values, our_values, what, case):
     assert sorted(our_values) == sorted(golden_values), what
     for key, golden_value in golden_values.items():
         expected, actual = np.asarray(golden_value), np.asarray(our_values[key])
         assert actual.shape == expected.shape, f"{what}[{key}]"
-        np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=ATOL, err_msg=f"{what}[{key}]")
+        assert_close(actual, expected, rtol=RTOL, floor=SUMMED_SCALE.get((case, key), 1e-3),
+                     what=f"{what}[{key}]")
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_forward_outputs_match(recorded, case):
     golden, ours = GOLDEN["cases"][case], recorded["cases"][case]
-    assert_same_values(golden["outputs"], ours["outputs"], f"{case} outputs")
-    np.testing.assert_allclose(ours["regularization"], golden["regularization"], rtol=RTOL, atol=ATOL)
+    assert_same_values(golden["outputs"], ours["outputs"], f"{case} outputs", case)
+    assert_close(ours["regularization"], golden["regularization"], rtol=RTOL,
+                 what=f"{case} regularization")
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_variables_after_one_training_step_match(recorded, case):
     golden, ours = GOLDEN["cases"][case], recorded["cases"][case]
-    assert_same_values(golden["after_step"], ours["after_step"], f"{case} after one step")
-    assert_same_values(golden["after"], ours["after"], f"{case} tensors after the step")
+    assert_same_values(golden["after_step"], ours["after_step"], f"{case} after one step", case)
+    assert_same_values(golden["after"], ours["after"], f"{case} tensors after the step", case)
 
 
 def test_the_golden_exercises_what_it_claims():
@@ -113,7 +134,7 @@ def test_the_golden_exercises_what_it_claims():
 @pytest.mark.oracle
 def test_golden_is_what_tf_1_15_records_now():
     live = run_json(oracle_python("tf115"), RECORDER, "tf115", cwd=REPO_ROOT)
+    assert live["tensorflow"] == "1.15.0"
     assert live == GOLDEN, (
         "oracle A no longer records goldens/layers_tf115.json; if the recorder changed on "
-        "purpose, regenerate it: .oracle/tf115/bin/python "
-        "tests/estimator_bridge/goldens/layers_recorder.py tf115 --write")
+        "purpose, re-record it: python -m tests.estimator_bridge.goldens.record layers")

@@ -2,11 +2,11 @@
 
 Flavours: ``tf115`` (oracle A, real tf.contrib) and ``bridge`` (current TF, the same code with
 `tf = estimator_bridge.compat.tf1_namespace()`). Prints one JSON line; the golden beside this
-file is ``.oracle/tf115/bin/python compat_contrib_recorder.py tf115 --write``.
+file is recorded from two identical tf115 runs by ``python -m tests.estimator_bridge.goldens.record
+compat_contrib``.
 """
 
 import json
-import os
 import sys
 
 import numpy as np
@@ -91,11 +91,6 @@ def record():
 def main():
     results = {"tensorflow": tf.__version__, "flavour": FLAVOUR}
     results.update(record())
-    if "--write" in sys.argv:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            "compat_contrib_%s.json" % FLAVOUR)
-        with open(path, "w") as stream:
-            json.dump(results, stream, indent=1, sort_keys=True)
     print(json.dumps(results, sort_keys=True))
 
 

@@ -3,7 +3,8 @@ tf.flags, tf.app.run), used unchanged by the compat-runner tests.
 
 `python compat_tpu_script.py --model_dir DIR` on TF 1.15 (oracle A) and
 `python -m estimator_bridge.run compat_tpu_script.py --model_dir DIR` on current TensorFlow must
-print the same JSON line: evaluation results and the final checkpoint's variables by TF1 name.
+print the same JSON line: evaluation results and the final checkpoint's variables by TF1 name
+(plus `tf.__version__`, which tells the oracle's golden from a current run).
 `--spelling=compat_v1` switches to the TF 2.x-era spelling (`import tensorflow.compat.v1 as
 tf`, `tf.estimator.tpu`), which TF 1.15 also accepts.
 """
@@ -82,6 +83,7 @@ def main(argv):
         "eval_loss": float(metrics["loss"]),
         "eval_accuracy": float(metrics["accuracy"]),
         "global_step": int(metrics["global_step"]),
+        "tensorflow": tf.__version__,
         "variables": variables,
     }, sort_keys=True))
 

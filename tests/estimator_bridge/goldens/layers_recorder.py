@@ -12,8 +12,8 @@ UPDATE_OPS, every variable after one gradient-descent step run under
 ``control_dependencies(UPDATE_OPS)``, and tensors built after that step (e.g. batch norm in
 inference mode). Usage: ``python layers_recorder.py FLAVOUR [--tf1-behavior] [CASE ...]`` -> one JSON line on
 stdout (``--tf1-behavior``: bridge flavours under the compat runner's TF 1.15 switches).
-Regenerate the golden ``layers_tf115.json`` beside this file (oracle A, indented):
-``.oracle/tf115/bin/python tests/estimator_bridge/goldens/layers_recorder.py tf115 --write``.
+The golden ``layers_tf115.json`` beside this file is recorded from two identical oracle A runs
+by ``python -m tests.estimator_bridge.goldens.record layers``.
 """
 
 import json
@@ -497,7 +497,6 @@ def run_function(name, build):
 
 def main():
     flavour = sys.argv[1] if len(sys.argv) > 1 else "tf115"
-    write_golden = "--write" in sys.argv
     tf1_behavior = "--tf1-behavior" in sys.argv
     selected = [arg for arg in sys.argv[2:] if not arg.startswith("--")]
     select_flavour(flavour)
@@ -514,11 +513,6 @@ def main():
             results["cases"][name] = run_function(name, build)
         else:
             results["cases"][name] = run_graph(build)
-    if write_golden:
-        import os
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers_%s.json" % flavour)
-        with open(path, "w") as stream:
-            json.dump(results, stream, indent=1, sort_keys=True)
     print(json.dumps(results, sort_keys=True))
 
 
