@@ -14,7 +14,7 @@ code path as the CLI) is checked:
               `tensorflow_estimator` or `tensorflow.python.estimator` is left;
   code kept   every function and class the original defines is still defined.
 A file is CLEAN when all four hold. Every remaining problem is COVERED when a warning or error
-finding names it (its dotted name or a dotted prefix of at least three parts, in `tf.` or
+finding names it (on an import line: an error, since the module will not import) (its dotted name or a dotted prefix of at least three parts, in `tf.` or
 `tensorflow.` spelling, or for a file that did not parse, an error finding). A file is DONE when it
 is clean or all its problems are covered: the issue's target is done == total; a problem that is
 not covered is a silent gap (the codemod wrote a broken name and said nothing).
@@ -99,15 +99,15 @@ def resolves(dotted: str) -> bool:
     return ok
 
 
-def references(tree: ast.Module) -> list[tuple[str, int]]:
-    """(dotted name, line) of every reference rooted at an import of ROOTS, import lines included."""
+def references(tree: ast.Module) -> list[tuple[str, int, bool]]:
+    """(dotted name, line, on an import line) of every reference rooted at an import of ROOTS."""
     aliases: dict[str, str] = {}
     found: list[tuple[str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] in ROOTS:
-                    found.append((alias.name, node.lineno))
+                    found.append((alias.name, node.lineno, True))
                     if alias.asname:
                         aliases[alias.asname] = alias.name
                     else:
@@ -116,9 +116,9 @@ def references(tree: ast.Module) -> list[tuple[str, int]]:
                 and node.module.split(".")[0] in ROOTS:
             for alias in node.names:
                 if alias.name == "*":
-                    found.append((node.module, node.lineno))
+                    found.append((node.module, node.lineno, True))
                     continue
-                found.append((f"{node.module}.{alias.name}", node.lineno))
+                found.append((f"{node.module}.{alias.name}", node.lineno, True))
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     inner: set[int] = set()
     for node in ast.walk(tree):
@@ -130,7 +130,7 @@ def references(tree: ast.Module) -> list[tuple[str, int]]:
                 parts.append(value.attr)
                 value = value.value
             if isinstance(value, ast.Name) and value.id in aliases:
-                found.append((aliases[value.id] + "".join("." + p for p in reversed(parts)), node.lineno))
+                found.append((aliases[value.id] + "".join("." + p for p in reversed(parts)), node.lineno, False))
     return found
 
 
@@ -139,9 +139,10 @@ def defined_names(tree: ast.Module) -> set[str]:
 
 
 def spellings(dotted: str) -> list[str]:
-    """How a finding may write `dotted` or its dotted prefixes (>= 3 parts): tensorflow.X and tf.X."""
+    """How a finding may write `dotted` or its dotted prefixes (>= 3 parts): tensorflow.X and tf.X,
+    and as the import statement that names it."""
     parts = dotted.split(".")
-    out = []
+    out = [f"import {dotted}", f"from {'.'.join(parts[:-1])} import {parts[-1]}"]
     for end in range(len(parts), 2, -1):
         name = ".".join(parts[:end])
         out.append(name)
@@ -152,11 +153,12 @@ def spellings(dotted: str) -> list[str]:
     return out
 
 
-def covered(problem: dict, messages: list[str]) -> bool:
+def covered(problem: dict, messages: list[str], errors: list[str]) -> bool:
+    """A warning/error names the problem; on an import line it must be an error (the module will not import)."""
     if problem["kind"] == "does not parse":
-        return bool(messages)
+        return bool(errors)
     names = spellings(problem["name"])
-    return any(name in message for message in messages for name in names)
+    return any(name in message for message in (errors if problem.get("import") else messages) for name in names)
 
 
 def tf_upgrade_v2_output(path: Path, data: bytes) -> bytes:
@@ -192,6 +194,7 @@ def audit_file(path: Path, corpus: Path, tool: str = "migrate") -> dict:
     output = result.migrated if result.migrated is not None else data
     findings = list(result.findings)
     messages = [f"{f.message} {f.hint}" for f in findings if f.severity.value in ("warning", "error")]
+    errors = [f"{f.message} {f.hint}" for f in findings if f.severity.value == "error"]
     problems: list[dict] = []
     try:
         original_tree = ast.parse(source_text(path, data))
@@ -204,7 +207,7 @@ def audit_file(path: Path, corpus: Path, tool: str = "migrate") -> dict:
         tree = None
     if tree is not None:
         seen = set()
-        for dotted, line in references(tree):
+        for dotted, line, on_import in references(tree):
             kind = None
             if any(dotted == p or dotted.startswith(p + ".") for p in LEGACY):
                 kind = "legacy"
@@ -212,12 +215,12 @@ def audit_file(path: Path, corpus: Path, tool: str = "migrate") -> dict:
                 kind = "unresolved"
             if kind and (kind, dotted) not in seen:
                 seen.add((kind, dotted))
-                problems.append({"kind": kind, "name": dotted, "line": line})
+                problems.append({"kind": kind, "name": dotted, "line": line, "import": on_import})
         if original_tree is not None:
             for name in sorted(defined_names(original_tree) - defined_names(tree)):
                 problems.append({"kind": "code lost", "name": name, "line": 0})
     for problem in problems:
-        problem["covered"] = covered(problem, messages)
+        problem["covered"] = covered(problem, messages, errors)
     clean = not problems
     return {
         "path": str(path.relative_to(corpus)),

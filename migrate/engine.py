@@ -20,6 +20,7 @@ from libcst.codemod import CodemodContext
 from migrate.codemods import PIPELINE
 from migrate.codemods.fused import fuse
 from migrate.codemods.unsupported import FindingCollector
+from migrate.final_check import check as check_names
 from migrate.findings import FileResult, Finding, Location
 from migrate.prefilter import nothing_to_do
 from migrate.tables.tf2_markers import TF2_ONLY
@@ -158,7 +159,7 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
     marker = tf2_marker(text)
     pipeline = TF2_PIPELINE if marker else TF1_PIPELINE
     if prefilter and nothing_to_do(text, pipeline):
-        return text, _marker_findings([], marker)
+        return text, _marker_findings(check_names(text, text), marker)
     parsed = parse(text)
     module, findings = transform(parsed, filename, pipeline, verify, text)
     findings = _marker_findings(findings, marker)
@@ -175,7 +176,8 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
         if _compiles(text) and not _compiles(migrated):
             raise SkipFile(Finding(Location(1, 0), "MIG004", "the rewrite did not compile",
                                    "please report this file; it was left unchanged"))
-    return migrated, findings
+    # The final pass: names the output still holds must exist (a file never goes out silently broken).
+    return migrated, sorted(findings + check_names(text, migrated, findings))
 
 
 def quick_result(data: bytes, path: str) -> FileResult | None:
@@ -189,7 +191,9 @@ def quick_result(data: bytes, path: str) -> FileResult | None:
         return None  # the full path reports it
     marker = tf2_marker(text)
     if nothing_to_do(text, TF2_PIPELINE if marker else TF1_PIPELINE):
-        return FileResult(path, data, None, tuple(_marker_findings([], marker)))
+        if not _compiles(text):
+            return None  # the full path reports why
+        return FileResult(path, data, None, tuple(_marker_findings(check_names(text, text), marker)))
     return None
 
 

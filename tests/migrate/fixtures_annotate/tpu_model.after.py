@@ -1,6 +1,7 @@
 """A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent, slim)."""
 
 import tensorflow as tf
+# estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: rewrite or delete this import; `slim` is still used on 2 lines of this file)
 from tensorflow.contrib import slim
 import estimator_bridge
 

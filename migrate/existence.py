@@ -1,0 +1,162 @@
+"""Does a dotted TensorFlow or estimator_bridge name exist on the target? Pure lookups, no imports.
+
+TensorFlow names are answered from the generated table `tables/tf_api.py` (the public API of the
+TensorFlow the project targets, walked live, and the top-level names of its internal modules
+read from source): the codemod never imports TensorFlow. `estimator_bridge` names are answered
+from the bridge's own source files (the bridge ships with the codemod), read with `ast`, so the
+answer follows the bridge as it changes.
+
+A name resolves while each part is a module's member; once a part is a class, function or other
+value, the rest is that object's business (`tf.estimator.ModeKeys.TRAIN` stops at ModeKeys).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`exists`; otherwise `missing` is the first dotted prefix that is not there, `reason` why."""
+
+    exists: bool
+    missing: str = ""
+    reason: str = ""
+
+
+FOUND = Verdict(True)
+_INTERNAL_ROOTS = ("python", "core", "tools", "lite")
+_MIRRORS = (("tensorflow.compat.v1.compat.v1", "tensorflow.compat.v1"),
+            ("tensorflow.compat.v1.compat.v2", "tensorflow"),
+            ("tensorflow.compat.v2.compat.v1", "tensorflow.compat.v1"),
+            ("tensorflow.compat.v2.compat.v2", "tensorflow"),
+            ("tensorflow.compat.v2", "tensorflow"))
+
+
+@functools.lru_cache(maxsize=1)
+def _tf_tables():
+    from migrate.tables import tf_api  # noqa: PLC0415 (large; loaded on first use only)
+
+    public = {key: frozenset(value.split()) for key, value in tf_api.PUBLIC.items()}
+    internal = {key: frozenset(value.split()) for key, value in tf_api.INTERNAL.items()}
+    return public, tf_api.SUBMODULES, tf_api.UNUSABLE, internal
+
+
+def _mirror(name: str) -> str:
+    """`tensorflow.compat.v2.X` -> `tensorflow.X` (the table lists each API module once)."""
+    for _ in range(3):
+        for prefix, target in _MIRRORS:
+            if name == prefix or name.startswith(prefix + "."):
+                name = target + name[len(prefix):]
+                break
+        else:
+            return name
+    return name
+
+
+@functools.lru_cache(maxsize=4096)
+def tensorflow_name(dotted: str) -> Verdict:
+    """Whether `dotted` (`tensorflow.a.b`) exists in the target TensorFlow."""
+    parts = _mirror(dotted).split(".")
+    if parts[0] != "tensorflow":
+        return Verdict(False, parts[0], "not TensorFlow")
+    if len(parts) == 1:
+        return FOUND
+    if parts[1] in _INTERNAL_ROOTS:
+        return _internal(parts)
+    public, links, unusable, _ = _tf_tables()
+    module = "tensorflow"
+    for index, part in enumerate(parts[1:], start=2):
+        shown = ".".join(parts[:index])
+        link = links.get(f"{module}.{part}")
+        if link is not None:
+            module = link
+            continue
+        reason = unusable.get(f"{module}.{part}")
+        if reason is not None:
+            return Verdict(False, shown, f"exists but fails when used ({reason})")
+        if part in public.get(module, ()):
+            return FOUND
+        return Verdict(False, shown, "not in TensorFlow")
+    return FOUND
+
+
+def _internal(parts: list[str]) -> Verdict:
+    *_, internal = _tf_tables()
+    module = "tensorflow"
+    for index in range(2, len(parts) + 1):
+        candidate = ".".join(parts[:index])
+        if candidate in internal:
+            module = candidate
+            continue
+        names = internal.get(module, frozenset())
+        if "*" in names or parts[index - 1] in names:
+            return FOUND
+        return Verdict(False, candidate, "not in TensorFlow")
+    return FOUND
+
+
+@functools.lru_cache(maxsize=1)
+def _bridge_root() -> Path | None:
+    spec = importlib.util.find_spec("estimator_bridge")  # finds, does not import
+    return Path(spec.origin).parent if spec is not None and spec.origin else None
+
+
+@functools.lru_cache(maxsize=256)
+def _module_names(path: Path) -> frozenset[str]:
+    """Top-level names a module binds (defs, classes, assignments, imports, __getattr__ aside)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return frozenset()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.col_offset == 0:
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.col_offset == 0:
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names.update(leaf.id for leaf in ast.walk(target) if isinstance(leaf, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name != "*")
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=1024)
+def bridge_name(dotted: str) -> Verdict:
+    """Whether `dotted` (`estimator_bridge.a.b`) exists in the bridge shipped with the codemod."""
+    root = _bridge_root()
+    parts = dotted.split(".")
+    if root is None:
+        return FOUND  # nothing to check against: never report what cannot be checked
+    folder = root
+    for index, part in enumerate(parts[1:], start=2):
+        shown = ".".join(parts[:index])
+        if (folder / part / "__init__.py").is_file():
+            folder = folder / part
+            continue
+        if (folder / f"{part}.py").is_file():
+            names = _module_names(folder / f"{part}.py")
+            rest = parts[index:]
+            if not rest or rest[0] in names:
+                return FOUND
+            return Verdict(False, f"{shown}.{rest[0]}", "not in estimator_bridge")
+        if part in _module_names(folder / "__init__.py"):
+            return FOUND
+        return Verdict(False, shown, "not in estimator_bridge")
+    return FOUND
+
+
+def exists(dotted: str) -> Verdict:
+    """The verdict for a TensorFlow (`tensorflow...`, `tensorflow_estimator...`) or bridge name."""
+    top = dotted.split(".")[0]
+    if top == "tensorflow":
+        return tensorflow_name(dotted)
+    if top == "tensorflow_estimator":
+        return Verdict(False, "tensorflow_estimator", "the package went with tf.estimator (TensorFlow 2.16)")
+    if top == "estimator_bridge":
+        return bridge_name(dotted)
+    return FOUND

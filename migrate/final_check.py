@@ -1,0 +1,282 @@
+"""The last pass: every TensorFlow / estimator_bridge name the OUTPUT still contains must exist.
+
+The rewrites only know the names their tables list; anything else a file uses (a module that went
+with TF 2, a private internal that moved, `tf.compat.v1.layers` that needs Keras 2) would be
+written out silently broken. This pass reads the migrated text with `ast` (cheap), follows every
+reference rooted at an import of `tensorflow`, `tensorflow_estimator` or `estimator_bridge`, and
+asks `existence` about it:
+- an import line that names something missing is an ERROR (MIG306) on that line: the module
+  raises ImportError there and nothing in it runs, whatever later line uses the name (inside a
+  function: the function fails whenever it runs; inside `try/except ImportError`: a MIG305
+  warning, because the fallback now always runs);
+- any other missing name is MIG305 at its first use (later uses counted in the message), unless a
+  finding is already reported on that line (the table findings say more than "missing").
+Findings are located in the ORIGINAL text: output lines are mapped back through a line diff.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from dataclasses import dataclass
+
+from migrate.existence import Verdict, exists
+from migrate.findings import Finding, Location
+from migrate.tables.hints import hint_for
+
+ROOTS = ("tensorflow", "tensorflow_estimator", "estimator_bridge")
+TARGET = "TensorFlow 2.21"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A dotted name (`tensorflow.x.y`), how the file spells it, where, and whether it is an import."""
+
+    name: str
+    spelled: str
+    line: int
+    column: int
+    is_import: bool
+    bound: str = ""   # the name an import binds (its uses are counted in the finding)
+    context: str = "module"  # an import's place: module, function, guarded (try/except ImportError)
+
+
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    """The handler catches ImportError and does not raise again (a re-raise is no fallback)."""
+    if any(isinstance(node, ast.Raise) for node in ast.walk(handler)):
+        return False
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(t, (ast.Name, ast.Attribute)) and (getattr(t, "id", None) or t.attr) in _IMPORT_ERRORS
+               for t in types)
+
+
+def import_contexts(tree: ast.Module) -> dict[int, str]:
+    """For each import node (by id): `guarded` inside a try whose handler catches ImportError,
+    else `function` inside a def (it fails when the function runs), else `module`."""
+    contexts: dict[int, str] = {}
+
+    def walk(node: ast.AST, context: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                contexts[id(child)] = context
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                walk(child, "guarded" if context == "guarded" else "function")
+            elif isinstance(child, ast.Try) and any(_catches_import_error(h) for h in child.handlers):
+                for statement in child.body:
+                    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                        contexts[id(statement)] = "guarded"
+                    else:
+                        walk_one(statement, "guarded")
+                for part in child.handlers + child.orelse + child.finalbody:
+                    walk_one(part, context)
+            else:
+                walk(child, context)
+
+    def walk_one(node: ast.AST, context: str) -> None:
+        wrapper = ast.Module(body=[node], type_ignores=[])
+        walk(wrapper, context)
+
+    walk(tree, "module")
+    return contexts
+
+
+def references(tree: ast.Module) -> list[Reference]:
+    """Imports of ROOTS and attribute chains through the names they bind (module-wide bindings)."""
+    aliases: dict[str, str] = {}
+    found: list[Reference] = []
+    contexts = import_contexts(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in ROOTS:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    aliases[bound] = alias.name if alias.asname else bound
+                    found.append(Reference(alias.name, f"import {alias.name}", node.lineno, node.col_offset, True,
+                                           bound, contexts.get(id(node), "module")))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] in ROOTS:
+            for alias in node.names:
+                if alias.name == "*":
+                    found.append(Reference(node.module, f"from {node.module} import *", node.lineno,
+                                           node.col_offset, True, "", contexts.get(id(node), "module")))
+                    continue
+                bound = alias.asname or alias.name
+                aliases[bound] = f"{node.module}.{alias.name}"
+                found.append(Reference(f"{node.module}.{alias.name}", f"from {node.module} import {alias.name}",
+                                       node.lineno, node.col_offset, True, bound, contexts.get(id(node), "module")))
+    if aliases:
+        chains = _Chains(aliases)
+        chains.visit(tree)
+        found.extend(chains.found)
+    return found
+
+
+def _local_names(function: ast.AST) -> set[str]:
+    """Names a function binds itself (parameters, assignments, loop targets, local imports)."""
+    names: set[str] = set()
+    arguments = function.args
+    for arg in arguments.posonlyargs + arguments.args + arguments.kwonlyargs + [arguments.vararg, arguments.kwarg]:
+        if arg is not None:
+            names.add(arg.arg)
+    pending = list(function.body) if isinstance(function.body, list) else [function.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue  # its own scope
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.difference_update(node.names)
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return names
+
+
+class _Chains(ast.NodeVisitor):
+    """Attribute chains whose head is an import binding not shadowed by a function's own name."""
+
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.aliases = aliases
+        self.shadowed: list[set[str]] = []
+        self.found: list[Reference] = []
+
+    def _function(self, node: ast.AST) -> None:
+        for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
+            self.visit(default)
+        for decorator in getattr(node, "decorator_list", []):
+            self.visit(decorator)
+        self.shadowed.append(_local_names(node) & self.aliases.keys())
+        for statement in node.body if isinstance(node.body, list) else [node.body]:
+            self.visit(statement)
+        self.shadowed.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        parts = []
+        value: ast.AST = node
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        if isinstance(value, ast.Name):
+            if value.id in self.aliases and not any(value.id in names for names in self.shadowed):
+                rest = "".join("." + p for p in reversed(parts))
+                self.found.append(Reference(self.aliases[value.id] + rest, value.id + rest, node.lineno,
+                                            node.col_offset, False))
+            return
+        self.visit(value)
+
+
+def uses_of(tree: ast.Module, bound: str) -> list[int]:
+    """Lines where `bound` is read (to tell the user what depends on a broken import)."""
+    return sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == bound
+                   and isinstance(n.ctx, ast.Load)})
+
+
+def line_map(original: str, output: str) -> list[int]:
+    """For each output line (0-based index), the 1-based original line it came from (or is nearest)."""
+    before, after = original.splitlines(), output.splitlines()
+    if before == after:
+        return list(range(1, len(after) + 1))
+    mapping = [1] * len(after)
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, j in enumerate(range(j1, j2)):
+            if tag == "equal":
+                mapping[j] = i1 + offset + 1
+            else:  # replaced or inserted lines: the original line at the same place (clamped)
+                mapping[j] = min(i1 + offset, max(i2 - 1, i1), max(len(before) - 1, 0)) + 1
+    return mapping
+
+
+def _reason(verdict: Verdict) -> str:
+    """Why the name fails, naming the first part that is missing."""
+    if verdict.missing == "tensorflow_estimator":
+        return "`tensorflow_estimator` went with tf.estimator in TensorFlow 2.16"
+    if "keras" in verdict.reason.lower():
+        return f"`{_display(verdict.missing)}` is served by Keras 2 (the tf_keras package), which {TARGET} with " \
+               f"Keras 3 does not provide"
+    where = "estimator_bridge" if verdict.missing.startswith("estimator_bridge") else TARGET
+    return f"`{_display(verdict.missing)}` does not exist in {where}"
+
+
+def _what(ref: Reference, verdict: Verdict) -> str:
+    """`tf.a.b` does not exist in ... (the missing part named separately when it is a prefix)."""
+    if verdict.missing == ref.name and "keras" not in verdict.reason.lower():
+        return f"`{ref.spelled}` does not exist in {TARGET}"
+    return f"`{ref.spelled}`: {_reason(verdict)}"
+
+
+def _display(name: str) -> str:
+    """`tf.X` for public TensorFlow names (internals keep their module path)."""
+    if name.startswith("tensorflow.") and not name.startswith(("tensorflow.python.", "tensorflow.core.")):
+        return "tf." + name[len("tensorflow."):]
+    return name
+
+
+def check(original: str, output: str, existing: list[Finding] | tuple[Finding, ...] = ()) -> list[Finding]:
+    """Findings for names in `output` that do not exist, located in `original`'s lines."""
+    if "tensorflow" not in output and "estimator_bridge" not in output:
+        return []
+    try:
+        tree = ast.parse(output)
+    except (SyntaxError, ValueError):
+        return []  # the engine reports unparsable files; nothing to resolve here
+    refs = references(tree)
+    if not refs:
+        return []
+    mapping = line_map(original, output)
+    where = {f.location.line for f in existing if f.location.cell is None}
+    findings: list[Finding] = []
+    first_use: dict[str, tuple[Reference, int, list[int]]] = {}  # missing name -> (first ref, its line, more lines)
+    broken_bindings = {ref.bound for ref in refs if ref.is_import and ref.bound and ref.context != "guarded"
+                       and not exists(ref.name).exists}
+    for ref in sorted(refs, key=lambda r: (r.line, r.column)):
+        verdict = exists(ref.name)
+        if verdict.exists:
+            continue
+        line = mapping[ref.line - 1] if 0 < ref.line <= len(mapping) else ref.line
+        if ref.is_import:
+            findings.append(_import_finding(ref, verdict, line, tree))
+        elif ref.spelled.split(".")[0] in broken_bindings:
+            continue  # its import line carries the error, listing this use
+        elif line not in where:
+            if verdict.missing in first_use:
+                first_use[verdict.missing][2].append(line)
+            else:
+                first_use[verdict.missing] = (ref, line, [])
+    for ref, line, more in first_use.values():
+        verdict = exists(ref.name)
+        # Counts, not line numbers: --annotate's markers must read the same after lines shift.
+        also = f" (and {len(more)} more use{'s' if len(more) > 1 else ''} in this file)" if more else ""
+        findings.append(Finding(Location(line, ref.column), "MIG305",
+                                f"{_what(ref, verdict)}; this line raises AttributeError when it runs{also}",
+                                hint_for(ref.name) or f"replace `{_display(verdict.missing)}` by its {TARGET} "
+                                "equivalent, or remove the code that needs it"))
+    return sorted(findings)
+
+
+def _import_finding(ref: Reference, verdict: Verdict, line: int, tree: ast.Module) -> Finding:
+    """MIG306 on an import line, naming what still uses the name it binds."""
+    uses = uses_of(tree, ref.bound) if ref.bound else []
+    hint = hint_for(ref.name) or "rewrite or delete this import"
+    if uses:  # a count, not line numbers: --annotate's markers must read the same after lines shift
+        hint += f"; `{ref.bound}` is still used on {len(uses)} line{'s' if len(uses) > 1 else ''} of this file"
+    else:
+        hint += f"; nothing in this file uses `{ref.bound or ref.name}`: delete the line"
+    if ref.context == "guarded":
+        return Finding(Location(line, ref.column), "MIG305",
+                       f"`{ref.spelled}` fails: {_reason(verdict)}; the `except` around it catches the ImportError, "
+                       f"so its fallback now always runs", hint)
+    consequence = ("so this function raises ImportError here whenever it runs" if ref.context == "function"
+                   else "so importing this module raises ImportError here and none of it runs")
+    return Finding(Location(line, ref.column), "MIG306", f"`{ref.spelled}` fails: {_reason(verdict)}, {consequence}",
+                   hint)

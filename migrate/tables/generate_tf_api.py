@@ -1,0 +1,184 @@
+"""Generate `tf_api.py`: every name the installed TensorFlow provides, for the final name check.
+
+Run with the project's TensorFlow installed: `python -m migrate.tables.generate_tf_api`.
+The codemod must not import TensorFlow (it runs where TF is not installed, and importing it costs
+seconds), so the names it checks its output against are recorded here:
+- PUBLIC: the public API reached from `import tensorflow` (tf.*, tf.compat.v1.*, tf.keras.* as
+  Keras 3 serves it), walked live. Each API module appears once, under its real module name,
+  with its members; SUBMODULES links `module.member` to the member module's real name.
+- UNUSABLE: names that exist but fail when used (`tf.compat.v1.layers`, `tf.compat.v1.nn.rnn_cell.*`
+  are lazy loaders that need the tf_keras package): the error says why.
+- INTERNAL: `tensorflow.python.*` and the other internal modules TF1 programs imported directly,
+  read from the installed sources (their top-level names), not imported.
+tests/migrate/test_tables.py checks the checked-in table matches the installed TensorFlow.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import inspect
+import os
+import sys
+from pathlib import Path
+
+API_MODULES = ("tensorflow._api.v2", "keras._tf_keras", "keras.api")
+# Mirrors of other API modules: resolved through `canonical_api_name` instead of being listed twice.
+MIRRORS = ("tensorflow._api.v2.compat.v2", "tensorflow._api.v2.compat.v1.compat", "tensorflow._api.v2.compat.v2.compat")
+# Internal trees TF1 code imported from (`tensorflow.python.ops.array_ops`, `tensorflow.core.protobuf`).
+INTERNAL_TREES = ("python", "core", "tools", "lite")
+# Internal modules listed by name only (their members are generated op wrappers or protobuf
+# messages, thousands of names nobody imports from a TF1 program by hand).
+NAMES_ONLY = ("tensorflow.lite", "tensorflow.core", "tensorflow.tools")
+TARGET = Path(__file__).with_name("tf_api.py")
+
+
+def _is_api(module) -> bool:
+    name = getattr(module, "__name__", "") or ""
+    return name == "tensorflow" or name.startswith(tuple(p + "." for p in API_MODULES)) \
+        or name in API_MODULES
+
+
+def _is_mirror(name: str) -> bool:
+    return name.startswith(tuple(m + "." for m in MIRRORS)) or name in MIRRORS
+
+
+def walk_public() -> tuple[dict[str, set[str]], dict[str, str], dict[str, str]]:
+    """(members per module id, submodule links, unusable names with their error) of the live API."""
+    import tensorflow as tf
+
+    members: dict[str, set[str]] = {}
+    links: dict[str, str] = {}
+    unusable: dict[str, str] = {}
+    pending = [tf]
+    while pending:
+        module = pending.pop()
+        key = module.__name__
+        if key in members:
+            continue
+        names: set[str] = set()
+        members[key] = names
+        try:
+            listed = dir(module)
+        except Exception:  # noqa: BLE001 (a lazy loader that cannot load)
+            continue
+        for name in listed:
+            if name.startswith("__"):
+                continue
+            try:
+                value = getattr(module, name)
+            except Exception as error:  # noqa: BLE001
+                unusable[f"{key}.{name}"] = _reason(error)
+                continue
+            if inspect.ismodule(value) and _is_api(value):
+                if not _is_mirror(value.__name__):
+                    links[f"{key}.{name}"] = value.__name__
+                    pending.append(value)
+            elif type(value).__name__.endswith("LazyLoader"):
+                try:
+                    dir(value)
+                    getattr(value, "__name__")
+                    names.add(name)
+                except Exception as error:  # noqa: BLE001
+                    unusable[f"{key}.{name}"] = _reason(error)
+            else:
+                names.add(name)
+    return members, links, unusable
+
+
+def _reason(error: Exception) -> str:
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return f"{type(error).__name__}: {text}"[:200]
+
+
+def _top_level_names(path: Path) -> set[str]:
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError):
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name):
+                        names.add(leaf.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name != "*":
+                    names.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, (ast.If, ast.Try)):
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.FunctionDef, ast.ClassDef)):
+                    names.add(inner.name)
+                elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    for alias in inner.names:
+                        if alias.name != "*":
+                            names.add((alias.asname or alias.name).split(".")[0])
+    return names
+
+
+def walk_internal() -> dict[str, set[str]]:
+    """{module: top-level names} for the internal trees, from the installed source files."""
+    root = Path(importlib.util.find_spec("tensorflow").origin).parent
+    modules: dict[str, set[str]] = {}
+    for tree in INTERNAL_TREES:
+        for folder, subfolders, files in os.walk(root / tree):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith(("_", "."))
+                                   and d not in ("__pycache__", "kernel_tests", "testing"))
+            package = ".".join(("tensorflow",) + Path(folder).relative_to(root).parts)
+            if "__init__.py" in files or files:
+                modules.setdefault(package, set())
+            for name in sorted(files):
+                if not name.endswith(".py") or name.endswith(("_test.py", "test_util.py", "test_ops.py")):
+                    continue
+                if name == "__init__.py":
+                    modules[package] |= _top_level_names(Path(folder) / name)
+                    continue
+                stem = name[:-3]
+                modules[package].add(stem)
+                full = f"{package}.{stem}"
+                names_only = full.startswith(NAMES_ONLY) or stem.startswith("gen_") or stem.endswith("_pb2")
+                modules[full] = {"*"} if names_only else _top_level_names(Path(folder) / name)
+            for sub in subfolders:
+                modules[package].add(sub)
+            for name in files:  # compiled extension modules (_pywrap_*.so): names only
+                if name.endswith(".so"):
+                    modules[package].add(name.split(".")[0])
+    return modules
+
+
+def _lines(mapping: dict[str, set[str]]) -> str:
+    return "".join(f"    {key!r}: {' '.join(sorted(value))!r},\n" for key, value in sorted(mapping.items()))
+
+
+def render() -> str:
+    import tensorflow as tf
+
+    members, links, unusable = walk_public()
+    internal = walk_internal()
+    return (
+        '"""Names the installed TensorFlow provides, for the final name check. GENERATED: do not edit.\n\n'
+        f"Regenerate with `python -m migrate.tables.generate_tf_api` (TensorFlow {tf.__version__}).\n"
+        '"""\n\n'
+        "# Public API modules (real module names) -> their non-module members, space separated.\n"
+        "PUBLIC = {\n" + _lines(members) + "}\n\n"
+        "# `module.member` -> the real name of the member module.\n"
+        "SUBMODULES = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(links.items())) + "}\n\n"
+        "# Names that exist but fail when used, with the error TensorFlow raises.\n"
+        "UNUSABLE = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(unusable.items())) + "}\n\n"
+        "# Internal modules (read from the installed sources) -> their top-level names.\n"
+        "INTERNAL = {\n" + _lines(internal) + "}\n"
+    )
+
+
+def main() -> int:
+    TARGET.write_text(render())
+    print(f"wrote {TARGET} ({TARGET.stat().st_size // 1024} kB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

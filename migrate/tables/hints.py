@@ -1,0 +1,73 @@
+"""Exact replacements to name in findings, for names that are reported rather than rewritten.
+
+Keys are canonical names (see aliases.py: `tensorflow.compat.v1.X` is `tensorflow.X`,
+`tensorflow.keras` is `keras`); the longest matching prefix wins. A hint here says what to write
+instead, or what the program loses when there is nothing to write; it never says "see the guide".
+"""
+
+from __future__ import annotations
+
+from migrate.resolve import canonical, longest_prefix
+
+_RNN = ("tf.keras.layers.LSTMCell / GRUCell / SimpleRNNCell in tf.keras.layers.RNN (other variable names: "
+        "old checkpoints need a name map), or install tf_keras and set TF_USE_LEGACY_KERAS=1 to keep TF1 cells")
+
+HINTS = {
+    # modules that moved or went
+    "tensorflow.gfile": "tf.io.gfile (exists, makedirs, glob, GFile: lower-case names) or tf.compat.v1.gfile.<Name>",
+    "tensorflow.examples.tutorials.mnist": "tf.keras.datasets.mnist.load_data() (numpy arrays instead of the "
+                                           "DataSet objects read_data_sets returned: batch them with tf.data)",
+    "tensorflow.layers": "estimator_bridge.layers.<name> (dense, conv2d, batch_normalization, ... with TF1's "
+                         "variable names)",
+    "tensorflow.nn.rnn_cell": _RNN,
+    "tensorflow.contrib.rnn": _RNN,
+    "tensorflow.contrib.cudnn_rnn": _RNN,
+    "tensorflow.contrib.framework.list_variables": "tf.train.list_variables(checkpoint)",
+    "tensorflow.contrib.framework.load_checkpoint": "tf.train.load_checkpoint(checkpoint)",
+    "tensorflow.contrib.framework.load_variable": "tf.train.load_variable(checkpoint, name)",
+    "tensorflow.contrib.eager.in_eager_mode": "tf.executing_eagerly()",
+    "tensorflow.contrib.eager.num_gpus": "len(tf.config.list_physical_devices('GPU'))",
+    "tensorflow.contrib.keras": "tf.keras (same names; Keras 3 behind it)",
+    "tensorflow.contrib.opt.AdamWOptimizer": "tf.keras.optimizers.AdamW (Keras optimizer: not a drop-in for "
+                                             "tf.compat.v1 train_ops), or keep this file on TensorFlow 1.15",
+    "tensorflow.contrib.quantize": "tfmot.quantization.keras.quantize_model (tensorflow-model-optimization; "
+                                   "Keras models only)",
+    "tensorflow.contrib.model_pruning": "tfmot.sparsity.keras.prune_low_magnitude (tensorflow-model-optimization; "
+                                        "Keras models only)",
+    "tensorflow.contrib.seq2seq": "tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written "
+                                 "tf.while_loop decoder",
+    "tensorflow.contrib.crf": "tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15)",
+    "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
+    "tensorflow.contrib.learn.datasets": "tf.keras.datasets",
+    "tensorflow.contrib.training.create_train_op": "tf.compat.v1.train.Optimizer.minimize(loss, global_step=...) "
+                                                   "(create_train_op also applied update_ops and summaries)",
+    "tensorflow.contrib.recurrent": _RNN,
+    "tensorflow.contrib.distribute.AllReduceCrossDeviceOps": "tf.distribute.NcclAllReduce / "
+                                                             "HierarchicalCopyAllReduce",
+    # Keras 3 removed the global learning phase.
+    "keras.backend.set_learning_phase": "Keras 3 has no global learning phase, so delete the call. What the program "
+                                        "loses: Keras layers called without training= (Dropout, BatchNormalization) "
+                                        "no longer follow it and run in inference mode; pass training=True/False "
+                                        "where the model or layer is called",
+    "keras.backend.learning_phase": "pass training=True/False explicitly where the model is called "
+                                    "(Keras 3 has no global learning phase)",
+    "keras.layers.DenseFeatures": "tf.keras.layers.FeatureSpace or tf.compat.v1.feature_column.input_layer "
+                                  "(DenseFeatures needs Keras 2: tf_keras)",
+    # private internals TF1 programs imported
+    "tensorflow.python.ops.control_flow_ops.while_loop": "tf.compat.v1.while_loop",
+    "tensorflow.python.ops.control_flow_ops.cond": "tf.compat.v1.cond",
+    "tensorflow.python.ops.array_ops.stack": "tf.stack",
+    "tensorflow.python.framework.ops.Tensor": "tf.Tensor",
+    "tensorflow.python.ops.resource_variable_ops._to_proto_fn": "nothing: TF 2 registers resource variables' "
+                                                                "proto functions itself; delete the registration",
+    "tensorflow.python.ops.resource_variable_ops._from_proto_fn": "nothing: TF 2 registers resource variables' "
+                                                                  "proto functions itself; delete the registration",
+    "tensorflow.estimator": "estimator_bridge (TPUEstimator, Estimator, EstimatorSpec, RunConfig, ModeKeys, "
+                            "hooks, export outputs)",
+}
+
+
+def hint_for(name: str) -> str:
+    """The exact replacement for `name` (any spelling), or '' when none is recorded."""
+    match = longest_prefix(canonical(name), HINTS)
+    return match.entry if match is not None else ""
