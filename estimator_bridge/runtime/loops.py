@@ -9,6 +9,8 @@ vector (the controller writes TF1's `loss` summaries from it and checks every st
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import tensorflow as tf
 
@@ -16,7 +18,7 @@ from estimator_bridge.runtime import graph_step
 from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, BoundLoop
 from estimator_bridge import hooks as hooks_lib
 from estimator_bridge.contract import metrics as metrics_lib
-from estimator_bridge.runtime import summaries
+from estimator_bridge.runtime import step_reads, summaries
 from estimator_bridge.spec import ModeKeys
 
 _MEAN = tf.distribute.ReduceOp.MEAN
@@ -88,7 +90,7 @@ class TrainLoop:
             self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
 
     def _replica_step(self, features, labels):
-        with self._cache.scope():
+        with self._cache.scope(), self._global_step_reads():
             outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
                                            ModeKeys.TRAIN, batch_size=self._batch_size)
             self.hooks = outputs.hooks
@@ -101,6 +103,14 @@ class TrainLoop:
                 with tf.control_dependencies([outputs.train_op]):
                     host_tensors = tf.nest.map_structure(tf.identity, host_tensors)
         return loss, host_tensors, hook_tensors, outputs.train_op
+
+    def _global_step_reads(self):
+        """CPU path: model_fn's unordered global-step reads after the increment see the step's
+        start, as TF 1.15's session.run did (step_reads.py); TPU cores keep program order."""
+        if self._deployment.tpu_semantics:
+            return contextlib.nullcontext()
+        return step_reads.reads_at_step_start(tf.compat.v1.train.get_global_step(),
+                                              self._deployment.strategy)
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
@@ -237,6 +247,14 @@ class EvalLoop:
                                                   list(results[1:1 + num_metric_tensors]))
         hook_tensors = list(results[1 + num_metric_tensors:])
         return results[0], metric_tensors, hook_tensors
+
+    def _global_step_reads(self):
+        """CPU path: model_fn's unordered global-step reads after the increment see the step's
+        start, as TF 1.15's session.run did (step_reads.py); TPU cores keep program order."""
+        if self._deployment.tpu_semantics:
+            return contextlib.nullcontext()
+        return step_reads.reads_at_step_start(tf.compat.v1.train.get_global_step(),
+                                              self._deployment.strategy)
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1

@@ -237,11 +237,28 @@ def test_a_summary_writer_opened_inside_host_call_lives_as_long_as_the_loop(tmp_
     estimator = tiny.make_estimator(tmp_path, model_fn=tiny.make_model_fn(spec_kwargs=spec_kwargs),
                                     iterations_per_loop=3)
     estimator.train(tiny.input_fn, steps=6)
-    # Written every step of both loops and flushed after each loop; read after the train op,
-    # as a TPU's host_call does, so step s carries the value s.
-    assert read_scalars(host_dir, "host_step") == {step: float(step) for step in range(1, 7)}
+    # Written every step of both loops and flushed after each loop. On the CPU path the
+    # global-step read sees the step's start, as TF 1.15's session.run did (step_reads.py), so
+    # the summary of the step that ends at s carries s - 1 (test_real_patterns.py: live).
+    assert read_scalars(host_dir, "host_step") == {step: float(step) for step in range(0, 6)}
     estimator.train(tiny.input_fn, steps=3)  # a new train() traces a new loop: a new writer
-    assert sorted(read_scalars(host_dir, "host_step")) == list(range(1, 10))
+    assert sorted(read_scalars(host_dir, "host_step")) == list(range(0, 9))
+
+
+def test_on_tpu_cores_host_call_reads_the_global_step_in_program_order(tmp_path):
+    """TPUEstimator's compiled TPU step read in program order: after minimize, the new step."""
+    def host_fn(global_step, loss):
+        return tf.summary.scalar("host_step", tf.cast(global_step[0], tf.float32),
+                                 step=global_step[0])
+
+    def spec_kwargs(features, labels, logits, loss):
+        step = tf.reshape(tf1.train.get_global_step(), [1])
+        return {"host_call": (host_fn, [step, tf.reshape(loss, [1])])}
+
+    estimator = tiny.make_estimator(tmp_path, model_fn=tiny.make_model_fn(spec_kwargs=spec_kwargs),
+                                    replicas=1, save_summary_steps=1)
+    estimator.train(tiny.input_fn, steps=3)
+    assert read_scalars(tmp_path, "host_step") == {step: float(step) for step in range(1, 4)}
 
 
 def test_scaffold_fn_is_called(tmp_path):

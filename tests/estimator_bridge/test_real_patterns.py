@@ -111,3 +111,19 @@ def test_batch_last_and_batch_less_features_train_as_in_tf115(tmp_path):
     oracle = results["oracle"].result
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- host_call summaries at TF 1.15's steps -----------------------------------------------------
+
+@pytest.mark.parametrize("iterations", [1, 3])
+def test_host_call_summaries_land_at_tf115_s_steps(tmp_path, iterations):
+    """TF 1.15's CPU path read `tf.reshape(global_step, [1])` before the step's increment (12 of
+    12 runs measured); the bridge wrote every host_call summary one step late (issue 17). A read
+    the program orders after train_op sees the incremented step on every side."""
+    results = three_sides("host_call_summaries.py",
+                          ["--model_dir={model_dir}", f"--iterations={iterations}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["host_step"] == {str(step): float(step) for step in range(6)}
+    assert oracle["ordered_step"] == {str(step): float(step + 1) for step in range(6)}
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
