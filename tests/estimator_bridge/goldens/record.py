@@ -46,6 +46,7 @@ GOLDENS = {
                                 ("--model_dir={tmp}/model",)),
     "compat_contrib": Golden("compat_contrib_tf115.json", "compat_contrib_recorder.py", ("tf115",)),
     "layers": Golden("layers_tf115.json", "layers_recorder.py", ("tf115",)),
+    "summary_cadence": Golden("summary_cadence_tf115.json", "summary_cadence_recorder.py", ()),
 }
 
 
