@@ -26,3 +26,9 @@ CLUSTER_RESOLVERS = {
     "tensorflow.contrib.tpu.TPUClusterResolver": _TF1_TPU_CLUSTER_RESOLVER,
     "tensorflow.cluster_resolver.TPUClusterResolver": _TF1_TPU_CLUSTER_RESOLVER,
 }
+
+# TF1 files only (codemods/tf1_tpu_cluster_resolver.py): the tf.distribute spelling of TF 1.15
+# (also reached as tensorflow.compat.v1.distribute...) had the same '' = local session reading.
+TF1_DISTRIBUTE_TPU_CLUSTER_RESOLVER = {
+    "tensorflow.distribute.cluster_resolver.TPUClusterResolver": _TF1_TPU_CLUSTER_RESOLVER,
+}
