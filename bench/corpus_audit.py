@@ -150,6 +150,9 @@ def spellings(dotted: str) -> list[str]:
             out.append("tf." + name[len("tensorflow."):])
             if name.startswith("tensorflow.compat.v1."):
                 out.append("tf." + name[len("tensorflow.compat.v1."):])
+            for keras in ("tensorflow.keras.", "tensorflow.compat.v1.keras.", "tensorflow.compat.v2.keras."):
+                if name.startswith(keras):
+                    out.append("keras." + name[len(keras):])
     return out
 
 
