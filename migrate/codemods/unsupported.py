@@ -16,6 +16,7 @@ from libcst.metadata import PositionProvider
 from migrate.codemods.base import dotted_name, unsupported_keywords
 from migrate.codemods.registry import Codemod, unsupported_table
 from migrate.findings import Finding, Location
+from migrate.tables.hints import hint_for
 from migrate.resolve import canonical, longest_prefix
 from migrate.tables.entries import Unsupported
 
@@ -54,7 +55,7 @@ class FindingCollector:
             if (start.line, code, message) not in seen:
                 seen.add((start.line, code, message))
                 found.append(Finding(Location(start.line, start.column), code, message, hint))
-        return sorted(found)
+        return once_per_package(sorted(found))
 
     def claim(self, canonical_name: str, raw: str, call: cst.Call | None):
         for codemod in self.pipeline:
@@ -86,4 +87,28 @@ class FindingCollector:
             return
         if unsupported is not None:
             entry: Unsupported = unsupported.entry
-            self.report(node, entry.code, entry.message.format(name=display(name)), entry.hint)
+            # The exact replacement when one is recorded, not the entry's general advice.
+            self.report(node, entry.code, entry.message.format(name=display(name)), hint_for(name) or entry.hint)
+
+
+# Codes about a whole package (TF-Slim, tensor2tensor): what to do is the same at every use, so a
+# file gets one finding, at the first use, that counts the others (not one per use).
+PACKAGE_CODES = frozenset({"MIG302", "MIG303"})
+
+
+def once_per_package(findings: list[Finding]) -> list[Finding]:
+    """`findings` (sorted) with each PACKAGE_CODES code kept at its first use only, counting the rest."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        if finding.code in PACKAGE_CODES:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+    out, reported = [], set()
+    for finding in findings:
+        if finding.code not in PACKAGE_CODES:
+            out.append(finding)
+        elif finding.code not in reported:
+            reported.add(finding.code)
+            more = counts[finding.code] - 1
+            message = finding.message + (f" (first of {more + 1} uses of the package in this file)" if more else "")
+            out.append(Finding(finding.location, finding.code, message, finding.hint))
+    return out

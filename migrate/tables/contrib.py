@@ -117,10 +117,13 @@ UNSUPPORTED = {
         "tf.distribute.TPUStrategy(resolver) after tf.tpu.experimental.initialize_tpu_system(resolver); "
         "run steps with strategy.run"),
     "tensorflow.contrib.slim": Unsupported(
-        "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2", "use the tf_slim package or Keras layers"),
+        "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2",
+        "pip install tf_slim and import tf_slim as slim (same API on TF 2 graphs), or use Keras layers"),
     "tensorflow.contrib": Unsupported(
         "MIG301", "`{name}` was removed with tf.contrib and has no equivalent that migrate knows", _NO_EQUIVALENT_HINT),
     "tensor2tensor": Unsupported(
-        "MIG303", "`{name}` is tensor2tensor internals (deprecated, TF1 only)",
-        "move to trax or port the model to Keras; migrate does not rewrite tensor2tensor"),
+        "MIG303", "`{name}`: tensor2tensor is not migrated (a TF1-era library, deprecated and archived); its "
+        "models, layers and trainer build TF1 graphs with tf.contrib",
+        "its pure-Python helpers (text_encoder, tokenizer, registry) keep working where tensor2tensor itself still "
+        "imports; port models and training code to Keras (or trax), or keep this file on TensorFlow 1.15"),
 }

@@ -189,3 +189,22 @@ def test_generated_api_table_is_up_to_date():
     from migrate.tables import generate_tf_api
 
     assert generate_tf_api.render() == Path(generate_tf_api.__file__).with_name("tf_api.py").read_text()
+
+
+def test_a_package_finding_is_reported_once_per_file_counting_the_other_uses():
+    source = ("import tensorflow as tf\n"
+              "slim = tf.contrib.slim\n"
+              "def net(x):\n"
+              "  x = tf.contrib.slim.conv2d(x, 8, 3)\n"
+              "  return tf.contrib.slim.fully_connected(x, 2)\n")
+    _, findings = migrate_text(source, "module.py")
+    slim = [f for f in findings if f.code == "MIG302"]
+    assert len(slim) == 1 and slim[0].location.line == 2
+    assert "first of 3 uses of the package in this file" in slim[0].message
+    assert "tf_slim" in slim[0].hint
+
+
+def test_an_unsupported_name_with_a_known_replacement_names_it_in_the_hint():
+    source = "import tensorflow as tf\nnames = tf.contrib.framework.list_variables('/tmp/ckpt')\n"
+    _, findings = migrate_text(source, "module.py")
+    assert any("tf.train.list_variables" in f.hint for f in findings)

@@ -10,7 +10,7 @@ FLAGS = tf.compat.v1.flags.FLAGS
 
 def crf_loss(logits, tags, lengths):
   # Findings inside a statement spanning several lines: the marker goes above its first line.
-  # estimator-migrate: MIG301 `tf.contrib.crf.crf_log_likelihood` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  # estimator-migrate: MIG301 `tf.contrib.crf.crf_log_likelihood` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15))
   log_likelihood, _ = tf.contrib.crf.crf_log_likelihood(
       logits, tags,
       estimator_bridge.compat.contrib_helpers.l2_regularizer(1e-4)(lengths))
@@ -22,14 +22,13 @@ def crf_loss(logits, tags, lengths):
 def tower(images, is_training):
   # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
   if is_training: images = tf.contrib.image.rotate(images, 0.1)
-  # estimator-migrate: MIG302 `tf.contrib.slim.arg_scope` (TF-Slim) is not part of TensorFlow 2 (hint: use the tf_slim package or Keras layers)
-  # estimator-migrate: MIG302 `tf.contrib.slim.conv2d` (TF-Slim) is not part of TensorFlow 2 (hint: use the tf_slim package or Keras layers)
+  # estimator-migrate: MIG302 `tf.contrib.slim.arg_scope` (TF-Slim) is not part of TensorFlow 2 (first of 3 uses of the package in this file) (hint: pip install tf_slim and import tf_slim as slim (same API on TF 2 graphs), or use Keras layers)
   with slim.arg_scope([slim.conv2d], padding="SAME"):
-    # estimator-migrate: MIG302 `tf.contrib.slim.conv2d` (TF-Slim) is not part of TensorFlow 2 (hint: use the tf_slim package or Keras layers)
     net = slim.conv2d(images, 32, [3, 3])
   return estimator_bridge.layers.dense(estimator_bridge.layers.flatten(net), 10)
 
 
 def decode(scores, transitions):
   # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15))
   return tf.contrib.crf.viterbi_decode(scores, transitions)
