@@ -44,6 +44,10 @@ TPU_RESNET_FILES = tuple("models/" + path for path in (
     "common/inference_warmup.py", "common/tpu_profiler_hook.py", "hyperparameters/__init__.py",
     "hyperparameters/common_hparams_flags.py", "hyperparameters/common_tpu_flags.py",
     "hyperparameters/hyperparameters.py"))
+RESNET_HPARAMS = tuple(f"--hparams={pair}" for pair in (
+    "use_tpu=false", "precision=float32", "resnet_depth=18", "image_size=32", "train_batch_size=4",
+    "eval_batch_size=4", "num_train_images=64", "num_eval_images=8", "train_steps={steps}", "iterations_per_loop=2",
+    "num_cores=1", "use_cache=false", "num_parallel_calls=1"))
 ALBERT_ZH = "brightmart/albert_zh"
 ALBERT_ZH_COMMIT = "52149e82faf3eddd02f31dc2942a4d06bc78c247"
 
@@ -99,16 +103,11 @@ PROGRAMS += (
         kind="TPUEstimator script (tf.contrib.tpu): host_call summaries, transpose_input, YAML hparams",
         script="models/official/resnet/resnet_main.py", files=TPU_RESNET_FILES, generator="none",
         python_path=("models",), source_root="models",
-        args=("--data_dir=", "--model_dir={model_dir}", "--mode=train_and_eval",
-              "--hparams=use_tpu=false,precision=float32,resnet_depth=18,image_size=32,train_batch_size=4,"
-              "eval_batch_size=4,num_train_images=64,num_eval_images=8,train_steps={steps},iterations_per_loop=2,"
-              "num_cores=1,use_cache=false,num_parallel_calls=1"),
-        steps=6, verify_options=("--with", "pyyaml==5.4.1", "--current-with", "pyyaml==5.3.1",
-                                 "--exact-args=--data_dir= --model_dir={model_dir} --mode=eval --eval_timeout=5 "
-                                 "--hparams=use_tpu=false,precision=float32,resnet_depth=18,image_size=32,"
-                                 "train_batch_size=4,eval_batch_size=4,num_train_images=64,num_eval_images=8,"
-                                 "train_steps={steps},iterations_per_loop=2,num_cores=1,use_cache=false,"
-                                 "num_parallel_calls=1"),
+        args=("--data_dir=", "--model_dir={model_dir}", "--mode=train_and_eval", *RESNET_HPARAMS),
+        steps=6,
+        verify_options=("--with", "pyyaml==5.4.1", "--current-with", "pyyaml==5.3.1",
+                        "--exact-args=--data_dir= --model_dir={model_dir} --mode=eval --eval_timeout=5 "
+                        + " ".join(RESNET_HPARAMS)),
         notes="null input (black images, label 0: data_dir empty, as the script allows); the exact phase "
               "evaluates with --mode=eval (train_and_eval only evaluates while training); PyYAML < 6 on both "
               "sides (the 2019 code calls yaml.load without a Loader)"),
@@ -157,7 +156,7 @@ PROGRAMS += (
         args=("--data-dir={data}", "--model-name=tiny", "--hparams=" + ELECTRA_HPARAMS + ', "do_train": true}'),
         steps=20,
         verify_options=("--exact-args=--data-dir={data} --model-name=tiny '--hparams=" + ELECTRA_HPARAMS
-                        + ', "do_train": false, "do_eval": true}\''),
+                        + ', "do_train": false, "do_eval": true}\'',),
         notes="generator and discriminator trained jointly; unseeded shuffles and sloppy interleave (the "
               "oracle varies); the exact phase evaluates (do_eval) the oracle's final checkpoint"),
 )
@@ -172,7 +171,7 @@ PROGRAMS += (
         name="language_boolq_bert", repo=LANGUAGE, commit=LANGUAGE_COMMIT, committed="2024-10-17 (file of 2022-03-29)",
         kind="tf.compat.v1 + tf.contrib.tpu TPUEstimator script on the pip `bert` package (BoolQ)",
         script="language/boolq/run_bert_boolq.py", files=("language/boolq/run_bert_boolq.py",),
-        generator="text_pairs",
+        generator="boolq_pairs",
         args=("--vocab_file={data}/vocab.txt", "--bert_config_file={data}/bert_config.json",
               "--output_dir={model_dir}", "--do_train=true", "--do_eval_dev=true",
               "--boolq_train_data_path={data}/boolq/train.jsonl", "--boolq_dev_data_path={data}/boolq/dev.jsonl",

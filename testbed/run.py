@@ -22,6 +22,7 @@ from pathlib import Path
 
 from testbed.manifest import folder_of, mismatches
 from testbed.programs import BY_NAME, PROGRAMS, TestbedProgram
+from verify.summary import markdown, summarise
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,61 +57,12 @@ def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, 
     return argv + ["--", *(arg.replace("{data}", str(data)) for arg in program.args)]
 
 
-def summarise_phase(phase: dict) -> str:
-    if phase.get("limitation"):
-        return f"{phase['limitation']['code']} ({phase['status']})"
-    sections = phase.get("sections", {})
-    if not sections:
-        return phase["status"]
-    counts = sum(s["compared"] for s in sections.values())
-    outside = sum(s["outside"] + s["missing"] + s["unexpected"] for s in sections.values())
-    worst = max(sections.values(), key=lambda s: s["max_difference"])
-    spread = max(s["max_spread"] for s in sections.values())
-    text = f"{phase['status']}: {counts} numbers, max diff {worst['max_difference']:.1e} ({worst['max_difference_at']})"
-    if spread:
-        text += f", oracle spread {spread:.1e}"
-    if outside:
-        text += f", {outside} outside/missing"
-    return text
-
-
-def summarise(program: TestbedProgram, code: int, report: dict | None, output: str) -> list[dict]:
-    rows = []
-    if report is None:
-        tail = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
-        return [{"program": program.name, "side": "-", "status": "ERROR", "training": tail[0][:300], "exact": "-",
-                 "notes": ""}]
-    if report.get("error"):
-        return [{"program": program.name, "side": "-", "status": "ORACLE FAILS", "training": report["error"][:300],
-                 "exact": "-", "notes": ""}]
-    for side in report["sides"]:
-        phases = {phase["phase"]: phase for phase in side["phases"]}
-        notes = [line for line in report["diagnosis"] if line.startswith(side["side"] + ":")]
-        training = summarise_phase(phases["training"]) if "training" in phases else "-"
-        if side["crashed"] and training in ("-", "NOT RUN"):
-            training = f"crashed: {side['crashed']}"
-        rows.append({
-            "program": program.name, "side": side["side"], "status": side["status"], "training": training,
-            "exact": summarise_phase(phases["exact"]) if "exact" in phases else "-",
-            "notes": " | ".join(line.split(":", 1)[1].strip() for line in notes)[:600],
-        })
-    return rows
-
-
-def markdown(rows: list[dict], header: str) -> str:
-    lines = [header, "", "| program | side | verdict | training phase | exact phase | diagnosis / notes |",
-             "|---|---|---|---|---|---|"]
-    for row in rows:
-        cells = [row[k].replace("|", "\\|").replace("\n", " ") for k in
-                 ("program", "side", "status", "training", "exact", "notes")]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sources", type=Path, required=True, help="DIR/<owner>+<repo>+<commit[:8]>/<path> of the programs")
     parser.add_argument("--out", type=Path, default=Path("/tmp/verify-testbed"))
+    parser.add_argument("--collect", action="store_true",
+                        help="run nothing: build the table from the verify.json documents already in OUT/runs")
     parser.add_argument("names", nargs="*", help=f"programs (default: all of {sorted(BY_NAME)})")
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in BY_NAME]
@@ -122,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
                             cwd=REPO_ROOT).stdout.strip()
     rows = []
     for program in programs:
+        if args.collect:
+            report_path = args.out / "runs" / f"{program.name}.json"
+            output = args.out / "runs" / f"{program.name}.out"
+            rows += summarise(program.name, json.loads(report_path.read_text()) if report_path.exists() else None,
+                              output.read_text() if output.exists() else "not run")
+            continue
         problems = mismatches(args.sources, program.name)
         if problems:
             rows.append({"program": program.name, "side": "-", "status": "NO SOURCES", "training": problems[0],
@@ -137,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                                    capture_output=True, text=True, cwd=args.out, env=_env())
         (args.out / "runs" / f"{program.name}.out").write_text(completed.stdout + completed.stderr)
         report = json.loads(report_path.read_text()) if report_path.exists() else None
-        program_rows = summarise(program, completed.returncode, report, completed.stdout + completed.stderr)
+        program_rows = summarise(program.name, report, completed.stdout + completed.stderr)
         for row in program_rows:
             print(f"   {row['side']}: {row['status']}  training: {row['training']}  exact: {row['exact']}", flush=True)
         rows += program_rows

@@ -163,7 +163,9 @@ def read_serving(model_dir, serving):
 CLOCK_TAG_SUFFIX = "/sec"
 OUTPUT_EXTENSIONS = (".txt", ".tsv", ".csv", ".json")
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
-NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b", re.IGNORECASE)
+# A number standing on its own: not the digits of a word ("w12", "layer_3", "v2").
+NUMBER = re.compile(r"(?<![\w.])(?:[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))(?![\w.])",
+                    re.IGNORECASE)
 
 
 def read_all_scalars(folder):

@@ -344,6 +344,8 @@ class Runner:
             training.limitation = limitation("VER004")
         elif start_files:
             ours, training.notes = align_uniquified_tags(oracle_runs[0], ours)
+            oracle_runs, ours, unstable = drop_unstable_outputs(oracle_runs, ours)
+            training.notes += unstable
             training.judgement = judge(oracle_runs, ours, rtol=self.options.train_rtol, margin=self.options.margin)
         else:
             training.limitation = limitation("VER001")
@@ -408,6 +410,31 @@ class Runner:
         outcome.names_only_on_side = sorted(set(mine) - set(theirs))
         outcome.names_different = sorted(f"{name}: oracle {theirs[name]}, ours {mine[name]}"
                                          for name in set(theirs) & set(mine) if theirs[name] != mine[name])
+
+
+def drop_unstable_outputs(oracle_runs: list[dict], ours: dict) -> tuple[list[dict], dict, list[str]]:
+    """Leave out of the training phase the output files whose shape the oracle does not repeat.
+
+    A file of n-best answers or of sampled text holds a different count of numbers from one
+    oracle run to the next: no number in it has a counterpart to be compared with. Such files are
+    reported in a note (the exact phase, on one fixed checkpoint, still compares them).
+    """
+    counts: dict[str, set[int]] = {}
+    for run in oracle_runs:
+        for name in set().union(*(r.get("outputs", {}).keys() for r in oracle_runs)):
+            counts.setdefault(name, set()).add(len(run.get("outputs", {}).get(name, [])))
+    unstable = sorted(name for name, sizes in counts.items() if len(sizes) > 1)
+    if not unstable:
+        return oracle_runs, ours, []
+
+    def without(run: dict) -> dict:
+        kept = dict(run)
+        kept["outputs"] = {k: v for k, v in run.get("outputs", {}).items() if k not in unstable}
+        return kept
+
+    notes = [f"outputs.{name}: the oracle's runs wrote {sorted(counts[name])} numbers; not compared in the training "
+             "phase (compared in the exact phase)" for name in unstable]
+    return [without(run) for run in oracle_runs], without(ours), notes
 
 
 def identical(first: dict, second: dict) -> bool:

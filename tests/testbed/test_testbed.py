@@ -10,7 +10,8 @@ from pathlib import Path
 from testbed import manifest
 from testbed.generators import squad, text_pairs
 from testbed.programs import PROGRAMS
-from testbed.run import markdown, summarise_phase, verify_argv
+from testbed.run import verify_argv
+from verify.summary import markdown, summarise_phase
 
 
 def test_every_program_file_is_pinned_by_repository_commit_and_sha256():

@@ -79,3 +79,16 @@ def test_a_tag_tf1_uniquified_is_compared_with_the_sides_plain_tag_and_noted():
     # Both names on the side: nothing is renamed, the extra tag stays a difference.
     both = {"scalars": {"loss": {"1": 0.7}, "loss_1": {"1": 0.7}, "lr": {"1": 0.1}}}
     assert align_uniquified_tags(oracle, both) == (both, [])
+
+
+def test_output_files_whose_shape_the_oracle_does_not_repeat_are_left_out_of_training_with_a_note():
+    from verify.pipeline import drop_unstable_outputs
+
+    runs = [{"outputs": {"nbest.json": [0.5, 0.2], "eval_results.txt": [0.7]}},
+            {"outputs": {"nbest.json": [0.6], "eval_results.txt": [0.7]}}]
+    ours = {"outputs": {"nbest.json": [0.1, 0.2, 0.3], "eval_results.txt": [0.7]}}
+    kept_runs, kept_ours, notes = drop_unstable_outputs(runs, ours)
+    assert [run["outputs"] for run in kept_runs] == [{"eval_results.txt": [0.7]}] * 2
+    assert kept_ours["outputs"] == {"eval_results.txt": [0.7]}
+    assert notes == ["outputs.nbest.json: the oracle's runs wrote [1, 2] numbers; not compared in the training "
+                     "phase (compared in the exact phase)"]
