@@ -24,13 +24,39 @@ def unified_diff(result: FileResult) -> str:
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
+# How many files the summary lists by name (the rest are counted).
+FILES_LISTED = 20
+
+
 def summary(results: Sequence[FileResult], changed_verb: str) -> str:
+    """One totals line, then the findings per code and the files that still need work (those with
+    a warning or error: what a person must look at after the rewrite), worst first."""
     changed = sum(r.changed for r in results)
     findings = [f for r in results for f in r.findings]
     errors = sum(f.severity == Severity.ERROR for f in findings)
     skipped = sum(r.skipped for r in results)
-    return (f"{len(results)} file(s) scanned, {changed} {changed_verb}, {len(findings)} finding(s) "
-            f"({errors} error(s)), {skipped} skipped")
+    lines = [f"{len(results)} file(s) scanned, {changed} {changed_verb}, {len(findings)} finding(s) "
+             f"({errors} error(s)), {skipped} skipped"]
+    if findings:
+        counts: dict[str, int] = {}
+        for finding in findings:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+        lines.append("findings by code:")
+        lines.extend(f"  {code} {CODES[code].severity.value:<7} {n:>5}  {CODES[code].title}"
+                     for code, n in sorted(counts.items()))
+    work = []
+    for result in results:
+        e = sum(f.severity == Severity.ERROR for f in result.findings)
+        w = sum(f.severity == Severity.WARNING for f in result.findings)
+        if e or w:
+            work.append((-e, -w, result.path, e, w))
+    if work:
+        lines.append(f"{len(work)} file(s) still need work (errors first):")
+        for _, _, path, e, w in sorted(work)[:FILES_LISTED]:
+            lines.append(f"  {path}: {e} error(s), {w} warning(s)")
+        if len(work) > FILES_LISTED:
+            lines.append(f"  ... and {len(work) - FILES_LISTED} more (--format json lists every finding)")
+    return "\n".join(lines)
 
 
 def as_text(results: Sequence[FileResult], changed_verb: str) -> str:

@@ -50,6 +50,16 @@ def test_default_reports_and_writes_nothing(tree, capsys):
     assert snapshot(tree) == before
 
 
+def test_summary_counts_findings_per_code_and_lists_the_files_that_need_work(tree, capsys):
+    assert main([str(tree), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "findings by code:\n  MIG002 error       1  Python 2 source; skipped\n" in out
+    assert "  MIG301 warning     1  tf.contrib name without a current equivalent\n" in out
+    assert "2 file(s) still need work (errors first):\n" \
+           f"  {tree}/py2.py: 1 error(s), 0 warning(s)\n  {tree}/pkg/hparams.py: 0 error(s), 1 warning(s)\n" in out
+    assert f"{tree}/pkg/train.py" not in out  # rewritten, nothing left to do
+
+
 def test_clean_tree_exits_zero(tmp_path, capsys):
     (tmp_path / "clean.py").write_text(CLEAN)
     assert main([str(tmp_path)]) == 0
