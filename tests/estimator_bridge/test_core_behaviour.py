@@ -117,7 +117,14 @@ def test_one_log_line_per_loop_in_orbit_format(tmp_path, caplog):
     final_loss = read_scalars(tmp_path, "loss")  # save_summary_steps=100: only step 1
     assert list(final_loss) == [1]
     assert lines[-1].split(" | ")[2].startswith("steps/sec: ")
-    assert float(lines[-1].split("loss: ")[1]) > 0
+    # The logged loss is the loss of the loop's last step: the same program with a summary at
+    # every step wrote it (%.7g of the float32 value).
+    every_step = tmp_path / "every_step"
+    tiny.make_estimator(every_step, iterations_per_loop=4, save_summary_steps=1).train(
+        tiny.input_fn, steps=10)
+    losses = read_scalars(every_step, "loss")
+    assert [line.split("loss: ")[1] for line in lines] == [
+        "%.7g" % losses[step] for step in (4, 8, 10)]
 
 
 def test_checkpoints_hold_tf1_names_and_evaluate_reads_them(tmp_path):
@@ -276,15 +283,19 @@ def test_on_tpu_cores_host_call_reads_the_global_step_in_program_order(tmp_path)
     assert read_scalars(tmp_path, "host_step") == {step: float(step) for step in range(1, 4)}
 
 
-def test_scaffold_fn_is_called(tmp_path):
-    calls = []
+def test_scaffold_fn_is_called_once_per_model_fn_call(tmp_path):
+    calls, seen = [], []
 
     def spec_kwargs(features, labels, logits, loss):
         return {"scaffold_fn": lambda: calls.append("scaffold") or tf1.train.Scaffold()}
 
-    tiny.make_estimator(tmp_path, model_fn=tiny.make_model_fn(spec_kwargs=spec_kwargs)).train(
+    tiny.make_estimator(tmp_path, model_fn=tiny.make_model_fn(spec_kwargs=spec_kwargs,
+                                                              seen=seen)).train(
         tiny.input_fn, steps=1)
-    assert calls  # called once per model_fn call, as on TPUEstimator's CPU path
+    # As on TPUEstimator's CPU path: once per model_fn call; train() calls model_fn twice (the
+    # build pass and the loop's trace, test_one_trace_serves_every_loop_size_...).
+    assert len(seen) == 2
+    assert calls == ["scaffold"] * len(seen)
 
 
 def test_evaluate_to_the_end_of_a_finite_dataset_keeps_the_partial_batch(tmp_path):

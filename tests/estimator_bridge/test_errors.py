@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import glob
 import os
-import time
 
 import numpy as np
 import pytest
@@ -70,15 +69,14 @@ def test_too_few_devices_says_how_to_create_logical_devices(tmp_path):
         tiny.make_estimator(tmp_path, replicas=16).train(tiny.input_fn, steps=1)
 
 
+@pytest.mark.timeout(120)  # a hang fails here with a stack; speed is not asserted (shared machine)
 def test_an_unreachable_tpu_is_an_error_not_a_hang(tmp_path):
     config = tpu.RunConfig(model_dir=str(tmp_path), master="grpc://127.0.0.1:1")
     estimator = tpu.TPUEstimator(model_fn=tiny.make_model_fn(), config=config, use_tpu=True,
                                  train_batch_size=16)
-    started = time.monotonic()
     with pytest.raises(RuntimeError, match=r"names the TPU at 'grpc://127.0.0.1:1', but it is "
                                            r"not reachable"):
         estimator.train(tiny.input_fn, steps=1)
-    assert time.monotonic() - started < 30
 
 
 @pytest.mark.parametrize("eval_metrics, error, message", [

@@ -16,9 +16,16 @@ import tensorflow as tf
 import estimator_bridge as tpu
 from estimator_bridge import export
 from tests.estimator_bridge import interop_model as model
+from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT, oracle_python, run_json
 
 tf1 = tf.compat.v1
+# Served outputs against the same numbers computed another way (numpy from the checkpoint,
+# predict(), TF 1.15's export), by the suite's one comparison (tests/support/numbers.py:
+# relative to max(|value|, 1e-3, the tensor's RMS); no atol). Measured (TF 2.21, 2026-11-23):
+# logits, predict() and classify/regress outputs identical; probabilities vs TF 1.15's export
+# 1.3e-7, their row sums 5.2e-8 from 1. rtol 1e-6: float32 order, nothing more.
+RTOL = 1e-6
 
 _SERVE = """
 import json, sys
@@ -77,9 +84,10 @@ def test_fresh_process_serves_the_checkpoint_numbers(trained_dir, tmp_path):
     # The same logits computed live from the checkpoint's variables.
     logits = (model.SERVING_INPUTS @ estimator.get_variable_value("dense/kernel")
               + estimator.get_variable_value("dense/bias"))
-    np.testing.assert_allclose(served["logits"], logits, rtol=1e-6, atol=1e-6)
+    assert_close(served["logits"], logits, rtol=RTOL, what="served logits")
     assert served["class_ids"] == np.argmax(logits, 1).tolist()
-    np.testing.assert_allclose(np.sum(served["probabilities"], 1), 1.0, rtol=1e-6)
+    assert_close(np.sum(served["probabilities"], 1), np.ones(len(logits)), rtol=RTOL,
+                 what="probabilities' row sums")
 
     # And the estimator's own predict() on the same rows gives the same outputs.
     def predict_input_fn(params):
@@ -87,8 +95,8 @@ def test_fresh_process_serves_the_checkpoint_numbers(trained_dir, tmp_path):
 
     predictions = list(estimator.predict(predict_input_fn))
     assert [int(row["class_ids"]) for row in predictions] == served["class_ids"]
-    np.testing.assert_allclose([row["logits"] for row in predictions], served["logits"],
-                               rtol=1e-6, atol=1e-6)
+    assert_close([row["logits"] for row in predictions], served["logits"], rtol=RTOL,
+                 what="predict() logits")
 
 
 def test_as_text_assets_extra_and_an_explicit_checkpoint(trained_dir, tmp_path):
@@ -105,7 +113,7 @@ def test_as_text_assets_extra_and_an_explicit_checkpoint(trained_dir, tmp_path):
     reader = tf.train.load_checkpoint(first)
     logits = model.SERVING_INPUTS @ reader.get_tensor("dense/kernel") + reader.get_tensor(
         "dense/bias")
-    np.testing.assert_allclose(served["logits"], logits, rtol=1e-6, atol=1e-6)
+    assert_close(served["logits"], logits, rtol=RTOL, what="served logits")
 
 
 def _classifier_model_fn(features, labels, mode, params):
@@ -136,9 +144,9 @@ def test_parsing_receiver_with_classification_and_regression_signatures(trained_
     probabilities = tf.nn.softmax(logits).numpy()
     # Against an eager recomputation from the checkpoint (same kernels: measured equal on
     # TF 2.21); the TF 1.15 export comparison is the oracle test.
-    np.testing.assert_allclose(classify["scores"].numpy(), probabilities, rtol=1e-6, atol=0)
-    np.testing.assert_allclose(regress["outputs"].numpy(), probabilities[:, 0], rtol=1e-6,
-                               atol=0)
+    assert_close(classify["scores"].numpy(), probabilities, rtol=RTOL, what="classify scores")
+    assert_close(regress["outputs"].numpy(), probabilities[:, 0], rtol=RTOL,
+                 what="regress outputs")
 
 
 def test_raw_receiver_fn_builds_placeholders_like_the_features(trained_dir, tmp_path):
@@ -210,8 +218,8 @@ def test_bridge_export_of_a_tf115_model_dir_serves_what_tf115_exported(tmp_path)
     assert tf1_served["signatures"] == ["serving_default"]
     assert served["class_ids"] == tf1_served["outputs"]["class_ids"]
     for name in ("logits", "probabilities"):
-        np.testing.assert_allclose(served[name], tf1_served["outputs"][name], rtol=1e-6,
-                                   atol=1e-7)
+        assert_close(served[name], tf1_served["outputs"][name], rtol=RTOL,
+                     what=f"{name} served vs TF 1.15's export")
 
 
 def test_a_plain_estimator_exports_its_estimator_spec(tmp_path):
@@ -227,4 +235,4 @@ def test_a_plain_estimator_exports_its_estimator_spec(tmp_path):
     served = serve_in_this_process(export_dir, model.SERVING_INPUTS)
     logits = (model.SERVING_INPUTS @ estimator.get_variable_value("dense/kernel")
               + estimator.get_variable_value("dense/bias"))
-    np.testing.assert_allclose(served["logits"], logits, rtol=1e-6, atol=1e-6)
+    assert_close(served["logits"], logits, rtol=RTOL, what="served logits")

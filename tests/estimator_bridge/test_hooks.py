@@ -57,7 +57,7 @@ def _log_loss_and_step(features, labels, logits, loss):
     return {"training_hooks": [
         tf1.train.LoggingTensorHook({"loss": loss, "step": tf1.train.get_global_step()},
                                     every_n_iter=1),
-        LastValues({"loss": loss, "rows": tf.shape(features)[0]})]}
+        LastValues({"loss": loss, "rows": tf.shape(features)[0], "first_feature": features[0, 0]})]}
 
 
 class LastValues(tf1.train.SessionRunHook):
@@ -100,7 +100,10 @@ def test_spec_hook_tensors_come_from_replica_zero(tmp_path):
     estimator.train(tiny.input_fn, max_steps=4)
     hook, _ = _spec_hook(estimator)
     assert [seen["rows"] for seen in hook.seen] == [8, 8]  # 16 rows split over 2 replicas
-    assert all(np.isfinite(seen["loss"]) for seen in hook.seen)
+    # Steps 2 and 4 (loop ends) take global batches 1 and 3 (rows 16-31, 48-63); replica 0
+    # gets the first 8 rows of each, replica 1 the next 8 (rows 24, 56 would start its shards).
+    assert [seen["first_feature"] for seen in hook.seen] == [
+        np.float32(tiny.FEATURES[16, 0]), np.float32(tiny.FEATURES[48, 0])]
 
 
 class LoggedValues(tf1.train.LoggingTensorHook):

@@ -51,9 +51,23 @@ def assert_both_paths_agree(text: str, name: str = "module.py") -> bool:
     return cleared
 
 
+# Files the pipeline leaves alone that the pre-filter still sends to libcst: it has no scope
+# analysis, so a watched name shadowed locally looks like work to it (conservative, not wrong).
+CONSERVATIVE = {"shadowed_names.py"}
+
+
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(REPO)))
-def test_prefilter_agrees_with_the_pipeline_on_every_fixture_and_example(path):
-    assert_both_paths_agree(decode(path.read_bytes()).text, str(path))
+def test_prefilter_clears_exactly_the_files_the_pipeline_leaves_alone(path):
+    """Each file takes one of two branches and both assert: cleared -> the full pipeline agrees
+    (unchanged, no findings); not cleared -> the pipeline really acts on it (rewrites or reports),
+    unless the file is a listed conservative case. (Measured: 18 of the 60 files are cleared.)"""
+    text = decode(path.read_bytes()).text
+    cleared = assert_both_paths_agree(text, str(path))
+    if not cleared:
+        assert not _quiet(text, str(path)) or path.name in CONSERVATIVE, (
+            f"{path}: the pipeline leaves it alone but the pre-filter sent it to libcst")
+    else:
+        assert path.name not in CONSERVATIVE
 
 
 @pytest.mark.parametrize("path", sorted((REPO / "legacy_examples").rglob("*.py")), ids=lambda p: p.name)
@@ -130,8 +144,11 @@ def _statements(pattern: str) -> list[str]:
 
 TF1_STATEMENTS = _statements("*.before.py")
 MIGRATED_STATEMENTS = _statements("*.after.py") + _statements("noop/*.py")
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+# Health checks stay on except speed and size (hypothesmith's grammar is slow to draw from):
+# filter_too_much must fail a run whose examples are mostly assumed away.
+QUIET_CHECKS = [HealthCheck.too_slow, HealthCheck.data_too_large]
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=QUIET_CHECKS)
+SLOW = settings(max_examples=400, deadline=None, suppress_health_check=QUIET_CHECKS)
 
 
 def _parses(text: str) -> bool:
@@ -153,17 +170,19 @@ def mixed_modules():
 
 @FAST
 @given(mixed_modules())
-def test_generated_modules_agree(source):
+def test_generated_modules_the_prefilter_clears_agree(source):
+    """Only examples the pre-filter clears count (assume): elsewhere the engine runs the full
+    pipeline itself and there is nothing to compare. Measured: 77 of 100 drawn modules cleared."""
     assume(_parses(source))
-    assert_both_paths_agree(source)
+    assume(assert_both_paths_agree(source))
 
 
 @pytest.mark.audit
 @SLOW
 @given(mixed_modules())
-def test_slow_generated_modules_agree(source):
+def test_slow_generated_modules_the_prefilter_clears_agree(source):
     assume(_parses(source))
-    assert_both_paths_agree(source)
+    assume(assert_both_paths_agree(source))
 
 
 @pytest.mark.audit

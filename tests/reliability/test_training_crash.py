@@ -1,4 +1,5 @@
-"""SIGKILL at random moments never leaves model_dir unloadable, and resuming matches TF1.
+"""SIGKILL at random moments never leaves model_dir unloadable, and resuming equals a bridge
+stop-and-resume.
 
 A real training subprocess (tiny.py's model, a checkpoint after every step, one step per loop,
 keep_checkpoint_max=1 so every save also deletes the previous checkpoint) is killed with
@@ -9,9 +10,14 @@ kill inside TF's bundle writer leaves its `*.tempstate*` files behind: counted a
 After every kill: the `checkpoint` state file names only complete checkpoints (every tensor
 reads back, `global_step` equals the step in the name), and resuming to `max_steps` gives
 exactly the weights and final loss of an uninterrupted bridge run that stopped at the
-checkpoint's step (`train(max_steps=k)`) and resumed (`train(max_steps=N)`): TF1's semantics
-for a resume from the last complete checkpoint (the input_fn starts again from its first
-batch).
+checkpoint's step (`train(max_steps=k)`) and resumed (`train(max_steps=N)`), the input_fn
+starting again from its first batch.
+
+What this shows is the bridge against the bridge: a kill costs nothing but the steps after the
+last complete checkpoint. That a bridge stop-and-resume is what TF 1.15 does is shown against
+the oracle elsewhere: test_core_regression.py::test_resume_continues_where_the_first_train_call_
+stopped (train to 50, a new estimator to 100, every loss equal to TF 1.15's within 1e-6) and
+test_interop.py (a TF 1.15 model_dir resumed by the bridge and vice versa).
 """
 
 from __future__ import annotations
@@ -143,7 +149,8 @@ def train_in_process(model_dir, max_steps):
 
 
 def stop_and_resume_reference(model_dir, stop_step):
-    """The uninterrupted bridge run TF1 semantics compare with: stop at stop_step, then resume."""
+    """The uninterrupted bridge run a killed one is compared with: stop at stop_step, then resume
+    (the stop-and-resume TF 1.15 is compared with in test_core_regression.py)."""
     if stop_step > 0:
         train_in_process(model_dir, stop_step)
     return train_in_process(model_dir, MAX_STEPS)

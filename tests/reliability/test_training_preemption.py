@@ -4,7 +4,11 @@ In process, a SessionRunHook sends SIGTERM to this process between loops (hooks 
 loop, as on TPU); in the slow test a real training subprocess gets SIGTERM from outside, as a
 TPU VM's preemption notice arrives, and must exit with status 143 and the message. Either way
 the resumed run continues from the saved step and ends with exactly the weights and loss of an
-uninterrupted run that stopped at that step (`train(max_steps=k)`) and resumed.
+uninterrupted bridge run that stopped at that step (`train(max_steps=k)`) and resumed.
+
+Bridge against bridge: no oracle runs here. That a bridge stop-and-resume equals TF 1.15's is
+shown against the oracle in test_core_regression.py::test_resume_continues_where_the_first_train_
+call_stopped.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ def checkpoint_tensors(model_dir):
 
 def assert_resumes_like_stop_and_resume(tmp_path, *, stopped_at, max_steps, **estimator_kwargs):
     """Resumes tmp_path/preempted to max_steps; its checkpoint must equal, bit for bit, that of
-    a reference run stopped at `stopped_at` on purpose and resumed (TF1's resume semantics)."""
+    a bridge reference run stopped at `stopped_at` on purpose and resumed."""
     tiny.make_estimator(tmp_path / "preempted", **estimator_kwargs).train(
         tiny.input_fn, max_steps=max_steps)
     reference = tiny.make_estimator(tmp_path / "reference", **estimator_kwargs)
