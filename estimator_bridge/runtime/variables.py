@@ -68,6 +68,38 @@ def _initial_value_fn(name, initial_value):
     return lambda: value
 
 
+def _needs_graph(initial_value) -> bool:
+    """A graph tensor whose value is not static (e.g. `var.initialized_value()`)."""
+    return (tf.is_tensor(initial_value) and not isinstance(initial_value, tf.Variable)
+            and not hasattr(initial_value, "numpy")
+            and tf.get_static_value(initial_value) is None)
+
+
+class _BuildGraphSession:
+    """A Session on the build graph computing initial values that read other variables."""
+
+    def __init__(self, graph):
+        self._graph = graph
+        self._session = tf.compat.v1.Session(graph=graph)
+        self._assigned = set()
+
+    def value_of(self, tensor, graph_variables: dict, initial_values: dict):
+        """`tensor`'s value once every earlier variable holds its bridge initial value."""
+        for key, variable in graph_variables.items():
+            if key in self._assigned or key not in initial_values:
+                continue
+            value = initial_values[key]()  # eagerly, outside the build graph
+            value = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+            with self._graph.as_default():
+                self._session.run(variable.initializer, {variable.initial_value: value})
+            self._assigned.add(key)
+        with self._graph.as_default():
+            return np.asarray(self._session.run(tensor))
+
+    def close(self):
+        self._session.close()
+
+
 def _default_replica_aggregation(creation: dict, strategy) -> None:
     """On several replicas, lets TF1 code assign model variables inside the replica function.
 
@@ -110,6 +142,7 @@ class VariableCache:
         self._lock = threading.RLock()
         self._request_counts: dict[tuple, int] = {}
         self._recording: list | None = None
+        self._recorded_variables: dict = {}  # key -> the build graph's variable (build pass)
         self._bypass = threading.local()
 
     # ---- what the cache holds -------------------------------------------------------------
@@ -166,10 +199,27 @@ class VariableCache:
             self._recording = None
 
     def create_recorded(self, recorded) -> None:
-        """Creates the recorded variables eagerly (under the strategy's scope)."""
-        for key, kwargs in recorded:
-            if key not in self._variables:
+        """Creates the recorded variables eagerly (under the strategy's scope).
+
+        A variable initialised from another variable's value (`ExponentialMovingAverage`'s
+        shadows and other slots made from `var.initialized_value()`: a graph tensor, not an
+        initializer) gets the value TF1's initializers gave it: its build graph runs in a
+        Session in which every variable created before it holds the bridge's initial value.
+        """
+        session = None
+        try:
+            for key, kwargs in recorded:
+                if key in self._variables:
+                    continue
+                if _needs_graph(kwargs.get("initial_value")):
+                    if session is None:
+                        session = _BuildGraphSession(kwargs["initial_value"].graph)
+                    kwargs = dict(kwargs, initial_value=session.value_of(
+                        kwargs["initial_value"], self._recorded_variables, self._initial_values))
                 self._create_eagerly(key, kwargs)
+        finally:
+            if session is not None:
+                session.close()
 
     # ---- the creator ------------------------------------------------------------------------
     def _key(self, kwargs) -> str:
@@ -200,6 +250,7 @@ class VariableCache:
             key = self._key(kwargs)
             variable = next_creator(**kwargs)
             self._recording.append((key, dict(kwargs)))
+            self._recorded_variables[key] = variable
             return variable
         if self._local_cache is not None and self._is_local_request(kwargs):
             return self._local_cache._creator(next_creator, **kwargs)
