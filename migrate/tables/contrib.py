@@ -98,6 +98,16 @@ CONTRIB = {
     # contrib's layer_norm, bit-identical on current TF with its TF1 variable names (LayerNorm/beta, /gamma).
     "tensorflow.contrib.layers.layer_norm": Replacement("estimator_bridge.layers.layer_norm"),
     "tensorflow.contrib.framework.nest": Replacement("tensorflow.nest"),
+    # contrib.framework's checkpoint utilities: TF 1.15's code is line for line tf.train's (checkpoint_utils),
+    # only the parameter names differ.
+    "tensorflow.contrib.framework.list_variables": Replacement(
+        "tensorflow.train.list_variables", rename_kwargs={"checkpoint_dir": "ckpt_dir_or_file"}),
+    "tensorflow.contrib.framework.load_checkpoint": Replacement(
+        "tensorflow.train.load_checkpoint", rename_kwargs={"filepattern": "ckpt_dir_or_file"}),
+    "tensorflow.contrib.framework.load_variable": Replacement(
+        "tensorflow.train.load_variable", rename_kwargs={"checkpoint_dir": "ckpt_dir_or_file"}),
+    # TF 1.15: tf.contrib.eager.in_eager_mode is tf.executing_eagerly (the same function object).
+    "tensorflow.contrib.eager.in_eager_mode": Replacement("tensorflow.executing_eagerly"),
 }
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
