@@ -348,7 +348,11 @@ UNSUPPORTED = {
         "estimator_bridge; return a tf.data.Dataset from input_fn instead, e.g. "
         "tf.data.Dataset.from_tensor_slices((features, labels)).batch(params['batch_size'])."),
     "layers": (
-        "estimator_bridge.layers provides only " + ", ".join(LAYER_FUNCTIONS) + "."),
+        "estimator_bridge.layers provides only " + ", ".join(LAYER_FUNCTIONS) + " (every "
+        "argument form TF 1.15 accepted). tf.layers.Layer, the Keras-1 base class for your own "
+        "layers (and subclassing a tf.layers class to override its internals, e.g. "
+        "tensorflow/tpu EfficientNet's TpuBatchNormalization), is not provided: write such "
+        "layers on tf.keras.layers.Layer, or keep the program on TF 1.15."),
     "estimator": (
         "estimator_bridge does not provide this tf.estimator name."),
     "estimator_tpu": (
