@@ -28,6 +28,9 @@ LIMITATIONS = {
                "--exact-args"),
     "VER003": ("no final checkpoint",
                "the oracle's run left no checkpoint to evaluate, so there is no exact phase"),
+    "VER005": ("original fails in its oracle",
+               "the unchanged program stops with an error in the oracle, so there is nothing to compare with; "
+               "it may need another TensorFlow (--oracle), packages (--with), or arguments that run on CPU"),
     "VER004": ("nothing to compare",
                "the oracle's run of this phase wrote no number verify reads (no summaries in model_dir or its "
                "eval folders, no text output at its top); for the exact phase, a program that evaluates only "

@@ -7,7 +7,7 @@ start state; for every compared number:
 
   difference  = relative difference between the side and oracle run 1 (verify/compare.py:
                 ``|ours - oracle| / max(|oracle|, floor, scale of the tensor it belongs to)``);
-  spread      = the largest relative difference between oracle run 1 and the other oracle runs,
+  spread      = the largest relative difference between any two oracle runs,
                 widened to its *envelope*: the largest spread of the same series so far (a loss
                 series up to this step, a variable's elements, one evaluation), because two
                 samples of a noisy number underestimate its spread at any single point;
@@ -144,11 +144,17 @@ def _step_of(where: str) -> int | None:
 
 
 def oracle_spread(reference: dict, others: list[dict]) -> dict[str, float]:
-    """{where: spread} between oracle run 1 and the other runs, widened to each series' envelope."""
+    """{where: spread}: the largest difference between any two oracle runs, widened to each series' envelope.
+
+    Every pair of runs counts (with three runs, the range of three samples, not just their
+    distances to run 1); each difference is relative to the first run of its pair.
+    """
     raw: dict[str, float] = {}
-    for other in others:
-        for pair in compare(reference, other).pairs:
-            raw[pair.where] = max(raw.get(pair.where, 0.0), pair.relative)
+    runs = [reference, *others]
+    for first_index, first in enumerate(runs):
+        for second in runs[first_index + 1:]:
+            for pair in compare(first, second).pairs:
+                raw[pair.where] = max(raw.get(pair.where, 0.0), pair.relative)
     envelope: dict[str, float] = {}
     series_max: dict[str, float] = {}
     # scalar series: running maximum over steps; every other series: its maximum.
@@ -193,13 +199,17 @@ def first_divergence(judgement: Judgement) -> dict[str, int]:
 
 
 def worst_variables(judgement: Judgement, count: int = 5) -> list[tuple[str, float, float]]:
-    """[(variable, largest element difference, allowed)] of the variables that differ most."""
+    """[(variable, difference, allowed)] of the variables furthest beyond (or closest to) their allowance.
+
+    Per variable, its element with the largest difference / allowed ratio; variables are ranked by
+    that ratio, so one outside its allowance always comes before any inside.
+    """
     per_variable: dict[str, tuple[float, float]] = {}
     for number in judgement.numbers:
         if number.where.startswith("variables."):
             name = series_of(number.where)[len("variables."):]
             difference, allowed = per_variable.get(name, (0.0, number.allowed))
-            if number.difference >= difference:
+            if number.difference / number.allowed >= difference / allowed:
                 per_variable[name] = (number.difference, number.allowed)
-    ranked = sorted(per_variable.items(), key=lambda item: -item[1][0])
+    ranked = sorted(per_variable.items(), key=lambda item: -item[1][0] / item[1][1])
     return [(name, difference, allowed) for name, (difference, allowed) in ranked[:count]]

@@ -54,8 +54,8 @@ class Options:
     oracle: str | None = None  # None: chosen from the program's imports
     # Oracle runs that measure its spread: two identical runs end it (a deterministic program),
     # otherwise up to this many. With three, a number that is as noisy as the oracle (normal,
-    # independent) falls outside 3x the spread of its series 5.2% of the time for a one-number
-    # series, 0.4% for three numbers, never seen for 36 (simulated, docs/verify.md).
+    # independent) falls outside 3x the range of its series 4.0% of the time for a one-number
+    # series, 0.25% for three numbers, 2 in 100000 for 17 (simulated, docs/verify.md).
     oracle_runs: int = 3
     exact: bool = True
     exact_args: tuple[str, ...] | None = None  # None: the program's own arguments
@@ -271,7 +271,7 @@ class Runner:
         try:
             reference, spread_runs, start_files, exact_reference = self._oracle_runs(oracle, python, result)
         except ProgramFailed as failed:
-            result.error = (f"the original program fails in its oracle ({oracle}), so there is nothing to "
+            result.error = (f"VER005 the original program fails in its oracle ({oracle}), so there is nothing to "
                             f"compare with: {describe_failure(failed)} (log in {self.work / 'oracle'})")
             return result
         result.tensorflow = reference.get("tensorflow", "")

@@ -50,7 +50,7 @@ def summarise(name: str, report: dict | None, output: str) -> list[dict]:
         return [{"program": name, "side": "-", "status": "ERROR", "training": tail[0][:300], "exact": "-",
                  "notes": ""}]
     if report.get("error"):
-        return [{"program": name, "side": "-", "status": "ORACLE FAILS", "training": report["error"][:300],
+        return [{"program": name, "side": "-", "status": "VER005 ORACLE FAILS", "training": report["error"][:300],
                  "exact": "-", "notes": ""}]
     for side in report["sides"]:
         phases = {phase["phase"]: phase for phase in side["phases"]}
