@@ -8,7 +8,7 @@ Code written for a TPU takes its TPU branch only when a TPU answers:
     strategy = tf.distribute.TPUStrategy(resolver)
 
 `install(cores)` replaces exactly these four entry points (plus `tf.distribute.experimental.
-TPUStrategy`) so that the same code runs its TPU branch on this machine: the resolver names an
+TPUStrategy` and `estimator_bridge.TPUClusterResolver`, what migrated TF1 code calls) so that the same code runs its TPU branch on this machine: the resolver names an
 emulated TPU, connecting and initialising do nothing, and the strategy is a `MirroredStrategy`
 over `cores` logical CPUs, the emulation the bridge uses for `TPUConfig(num_shards=R)`
 (`estimator_bridge.configure_logical_cpus`). The user's code is not edited and takes
@@ -96,7 +96,10 @@ def installed(cores: int = DEFAULT_CORES):
     """`install(cores)` for the duration of a `with` block (tests); the real entry points come back."""
     import tensorflow as tf
 
+    import estimator_bridge
+
     saved = [(_module(tf, path), name, getattr(_module(tf, path), name)) for path, name in _PATCHED]
+    saved.append((estimator_bridge, "TPUClusterResolver", estimator_bridge.TPUClusterResolver))
     previous = os.environ.get("ESTIMATOR_BRIDGE_EMULATED_TPU_CORES")
     install(cores)
     try:
@@ -132,6 +135,10 @@ def install(cores: int = DEFAULT_CORES) -> None:
         """initialize_tpu_system: the emulated cores need no initialisation."""
 
     tf.distribute.cluster_resolver.TPUClusterResolver = resolver_class
+    import estimator_bridge
+
+    # What estimator-migrate writes for TF1's tf.contrib.cluster_resolver.TPUClusterResolver.
+    estimator_bridge.TPUClusterResolver = resolver_class
     tf.config.experimental_connect_to_cluster = connect
     tf.tpu.experimental.initialize_tpu_system = initialize
     tf.distribute.TPUStrategy = strategy_class

@@ -25,6 +25,8 @@ import tensorflow as tf
 from tensorflow.python.framework import ops
 from tensorflow.python.ops import resource_variable_ops
 
+from estimator_bridge.runtime import keras_names
+
 GraphKeys = tf.compat.v1.GraphKeys
 
 # Keyword arguments of a variable request that tf.Variable accepts when we re-create it eagerly.
@@ -144,6 +146,10 @@ class VariableCache:
         self._recording: list | None = None
         self._recorded_variables: dict = {}  # key -> the build graph's variable (build pass)
         self._bypass = threading.local()
+        # Build pass: graph name of a throwaway variable -> its TF1 key, where they differ (a
+        # Keras layer's `kernel` is made under a graph-uniquified name scope); optimizer slots
+        # requested after it ("<graph name>/Adam") are then keyed after the TF1 name.
+        self._recorded_names: dict[str, str] = {}
 
     # ---- what the cache holds -------------------------------------------------------------
     @property
@@ -174,12 +180,14 @@ class VariableCache:
         begin_trace()
         with self._lock:
             self._request_counts = {}
+        keras_names.start_graph()
         if self._local_cache is not None:
             self._local_cache.begin_trace_counters()
 
     def begin_trace_counters(self) -> None:
         with self._lock:
             self._request_counts = {}
+        keras_names.start_graph()
 
     # ---- build pass -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -228,7 +236,11 @@ class VariableCache:
             name = name.decode()
         # Slots are requested as "dense/kernel/Adam/" (a name scope ending in "/" names the
         # op exactly); the variable, and TF1's checkpoint key, is "dense/kernel/Adam".
-        name = name.split(":")[0].rstrip("/")
+        name = keras_names.tf1_variable_name(name.split(":")[0].rstrip("/"))
+        if self._recorded_names and "/" in name:
+            primary, _, slot = name.rpartition("/")
+            if primary in self._recorded_names:
+                name = f"{self._recorded_names[primary]}/{slot}"
         with self._lock:
             count_key = (threading.get_ident(), name)
             count = self._request_counts.get(count_key, 0)
@@ -249,6 +261,9 @@ class VariableCache:
                 return next_creator(**kwargs)
             key = self._key(kwargs)
             variable = next_creator(**kwargs)
+            graph_name = getattr(variable, "_shared_name", key)
+            if graph_name != key:
+                self._recorded_names[graph_name] = key
             self._recording.append((key, dict(kwargs)))
             self._recorded_variables[key] = variable
             return variable

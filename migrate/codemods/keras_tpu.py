@@ -23,6 +23,7 @@ import re
 from typing import Callable
 
 import libcst as cst
+from libcst.metadata import ScopeProvider
 
 from migrate.codemods.base import dotted_name
 from migrate.codemods.registry import Codemod
@@ -157,12 +158,59 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
         body = (f"with {strategy}.scope():\n"
                 f"    {target} = {clone}({model})\n"
                 f"    {target}.set_weights({model}.get_weights())\n"
-                f"    {target}.compile_from_config({model}.get_compile_config())\n")
+                f"    if {model}.compiled:\n"
+                f"        {target}.compile_from_config({model}.get_compile_config())\n")
         lines.append(cst.parse_statement(body))
+        scope = _scope_of(rewrite, original_node)
+        if scope is not None and parts["target"] is not None:
+            rewrite.state[NAME][(id(scope), target)] = strategy
         if parts["target"] is None:
             lines.append(cst.parse_statement(f"return {target}\n"))
     lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
     return cst.FlattenSentinel(lines)
+
+
+def _scope_of(rewrite, line: cst.SimpleStatementLine):
+    """The libcst scope (function or module) a statement line runs in, or None."""
+    return rewrite.get_metadata(ScopeProvider, line.body[0], None) if line.body else None
+
+
+def _compile_receiver(line: cst.SimpleStatementLine) -> str | None:
+    """`m` for a statement line `m.compile(...)`, else None."""
+    if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+        return None
+    call = line.body[0].value
+    if not isinstance(call, cst.Call):
+        return None
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "compile" and isinstance(func.value, cst.Name):
+        return func.value.value
+    return None
+
+
+def compile_in_scope(rewrite, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine):
+    """`<converted model>.compile(...)` after the conversion -> the same line in the strategy's scope.
+
+    The 2018 colabs converted an uncompiled model and compiled the TPU model after; Keras 3
+    refuses an optimizer created outside the model's strategy scope ("Mixing different
+    tf.distribute.Strategy objects"), so the line moves into `with <strategy>.scope():`.
+    """
+    converted = rewrite.state.get(NAME)
+    if not converted:
+        return None
+    target = _compile_receiver(original_node)
+    scope = _scope_of(rewrite, original_node) if target is not None else None
+    strategy = converted.get((id(scope), target)) if scope is not None else None
+    if strategy is None:
+        return None
+    wrapper = cst.parse_statement(f"with {strategy}.scope():\n    pass\n")
+    inner = updated_node.with_changes(leading_lines=())
+    return wrapper.with_changes(body=wrapper.body.with_changes(body=[inner]), leading_lines=updated_node.leading_lines)
+
+
+def leave_any_statement(rewrite, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine):
+    rewritten = leave_statement(rewrite, original_node, updated_node)
+    return rewritten if rewritten is not None else compile_in_scope(rewrite, original_node, updated_node)
 
 
 def unused_name(text: str, wanted: str) -> str:
@@ -188,11 +236,13 @@ def claimed_by_statement(rewrite, line: cst.SimpleStatementLine) -> list[cst.CST
     return [] if planned is None else planned[1]["handled"]
 
 
+NAME = "KerasToTPUStrategy"
 CODEMOD = Codemod(
-    name="KerasToTPUStrategy",
+    name=NAME,
     description="Turn keras_to_tpu_model/TPUDistributionStrategy into a Keras model compiled in TPUStrategy.scope().",
     order=12,
-    leave_statement=leave_statement,
+    start=lambda rewrite, module: {},   # (id(scope), model name) -> strategy name, of conversions
+    leave_statement=leave_any_statement,
     leave_attribute=leave_attribute,
     claimed_by_statement=claimed_by_statement,
     structural_keys=frozenset({KERAS_TO_TPU, TPU_DISTRIBUTION}),

@@ -91,3 +91,38 @@ def test_converted_model_keeps_loaded_weights_and_trains_like_the_original(sourc
     np.testing.assert_allclose(history["loss"], expected["loss"], rtol=1e-5)
     np.testing.assert_allclose(history["sparse_categorical_accuracy"],
                                expected["sparse_categorical_accuracy"], rtol=0)
+
+
+# The colab pattern of 2018: convert an uncompiled model, then compile the TPU model (with a TF1
+# optimizer, which keras_to_tpu_model required).
+COMPILED_AFTER = '''import tensorflow as tf
+
+
+def to_tpu(model, resolver):
+  tpu_model = tf.contrib.tpu.keras_to_tpu_model(
+      model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+  tpu_model.compile(optimizer=tf.train.AdamOptimizer(learning_rate=0.01),
+                    loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                    metrics=["sparse_categorical_accuracy"])
+  return tpu_model
+'''
+
+
+def test_a_model_compiled_after_conversion_is_compiled_in_the_scope_with_tf1_adams_epsilon():
+    import tensorflow as tf
+
+    x, y = _data()
+    original = _compiled_model(seed=0)
+    original.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=0.01, epsilon=1e-8),
+                     loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                     metrics=["sparse_categorical_accuracy"])
+    expected = original.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+
+    tf.keras.utils.set_random_seed(0)
+    uncompiled = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"),
+                                      tf.keras.layers.Dense(3)])
+    with tpu_emulation.installed(8):
+        converted = _run_migrated(COMPILED_AFTER)(uncompiled, tf.distribute.cluster_resolver.TPUClusterResolver("t"))
+        assert converted.optimizer.get_config()["epsilon"] == 1e-8
+        history = converted.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+    np.testing.assert_allclose(history["loss"], expected["loss"], rtol=1e-5)
