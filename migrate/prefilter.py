@@ -192,21 +192,29 @@ class _Survey:
                 yield (value.id + rest if verbatim else raw + rest), shape
 
 
-def nothing_to_do(text: str, pipeline: Sequence[Codemod]) -> bool:
+_PARSE = object()
+
+
+def nothing_to_do(text: str, pipeline: Sequence[Codemod], tree: ast.Module | None | object = _PARSE) -> bool:
     """True only when `pipeline` (registry records) would neither change `text` nor report
     anything on it (a TF2-marker finding aside, which the engine adds itself).
 
-    False means "run the full pipeline" (also for text CPython cannot parse)."""
+    False means "run the full pipeline" (also for text CPython cannot parse). `tree`: CPython's
+    tree of `text` when the caller has parsed it (None: it does not parse)."""
     pipeline = tuple(pipeline)
     verdicts = _VERDICTS.get(pipeline)
     if verdicts is None:
         verdicts = _VERDICTS[pipeline] = _Verdicts(pipeline)
     if any(word in text for word in verdicts.source_words) or any(trigger(text) for trigger in verdicts.text_triggers):
         return False  # e.g. `x.experimental_run_v2` is renamed whatever `x` is
-    try:
-        survey = _Survey(ast.parse(text), verdicts.ast_triggers)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if tree is _PARSE:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    if tree is None:
         return False
+    survey = _Survey(tree, verdicts.ast_triggers)
     if survey.dead_import or survey.triggered:
         return False
     on, structural = verdicts.structural_keys(text)

@@ -21,6 +21,7 @@ from libcst.metadata import QualifiedNameSource, ScopeProvider
 
 from migrate.codemods.call_arguments import translate, unsupported_keywords  # noqa: F401 (re-exported)
 from migrate.codemods.imports import add_imports, drop_aliases
+from migrate.names import ModuleNames
 from migrate.spelling import tf2_spelling
 from migrate.resolve import Match, canonical
 from migrate.tables.aliases import DEAD_MODULES
@@ -110,7 +111,6 @@ def module_bindings(module: cst.Module) -> dict[str, str]:
 class TableRewrite(VisitorBasedCodemodCommand):
     """Rewrite references that `lookup` claims (the fused pass gives `lookup`)."""
 
-    METADATA_DEPENDENCIES = (ScopeProvider,)
 
     def start_state(self) -> None:
         """The per-module bookkeeping (one instance migrates one module)."""
@@ -125,15 +125,28 @@ class TableRewrite(VisitorBasedCodemodCommand):
         self._dead_aliases: list[tuple[cst.CSTNode, str]] = []  # (import statement, bound name)
         self._renamed_from_modules: set[str] = set()
         self._keep: list[cst.CSTNode] = []    # keeps ids stable while the transform runs
+        self._consumed_depth: dict[int, int] = {}  # id(head Name) -> attributes consumed above it
+        self.names: ModuleNames | None = None
+        self._scopes = None
+        self._module: cst.Module | None = None
         self._source_text = ""                # the module's source (names it already uses)
 
     # ---- names ---------------------------------------------------------------------------
     def import_names(self, node: cst.CSTNode) -> set[str]:
-        """Qualified names of `node` that come from imports (scope analysis, computed on demand)."""
-        scope = self.get_metadata(ScopeProvider, node, None)
+        """Qualified names of `node` that come from imports (migrate/names.py; libcst's scope
+        analysis for the rare module CPython does not parse)."""
+        if self.names is not None:
+            return self.names.import_names(node)
+        scope = self.scope_of(node)
         if scope is None:
             return set()
         return {q.name for q in scope.get_qualified_names_for(node) if q.source == QualifiedNameSource.IMPORT}
+
+    def scope_of(self, node: cst.CSTNode):
+        """libcst's scope of `node` (fallback path only: computed on first use)."""
+        if self._scopes is None:
+            self._scopes = cst.MetadataWrapper(self._module, unsafe_skip_copy=True).resolve(ScopeProvider)
+        return self._scopes.get(node)
 
     @property
     def source_text(self) -> str:
@@ -182,8 +195,13 @@ class TableRewrite(VisitorBasedCodemodCommand):
 
     # ---- visitors --------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
         self._bindings = module_bindings(node)
         self._source_text = self.source(node)
+        try:
+            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            self.names = None  # libcst parses what CPython does not: libcst's own scope analysis
         self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()
         bindings = _ImportBindings()
         node.visit(bindings)
@@ -196,10 +214,14 @@ class TableRewrite(VisitorBasedCodemodCommand):
     def consume(self, node: cst.CSTNode) -> None:
         """Record that the reference `node` (a dotted chain) no longer exists in the output."""
         self._keep.append(node)
+        depth = 0
         while isinstance(node, cst.Attribute):
             self._consumed.add(id(node))
             node = node.value
+            depth += 1
         self._consumed.add(id(node))
+        if isinstance(node, cst.Name):
+            self._consumed_depth[id(node)] = max(depth, self._consumed_depth.get(id(node), 0))
 
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
@@ -225,7 +247,13 @@ class TableRewrite(VisitorBasedCodemodCommand):
         """Bound names of dead-module imports whose every access was rewritten away."""
         names = set()
         for statement, bound in self._dead_aliases:
-            scope = self.get_metadata(ScopeProvider, statement, None)
+            if self.names is not None:
+                accesses = self.names.import_accesses(statement, bound)
+                if accesses is not None and all(head is not None and self._consumed_depth.get(head, -1) >= depth
+                                                for head, depth in accesses):
+                    names.add(bound)
+                continue
+            scope = self.scope_of(statement)
             if scope is None:
                 continue
             assignments = [a for a in scope[bound] if getattr(a, "node", None) is statement]

@@ -9,7 +9,6 @@ costs one scope analysis per module instead of one per codemod.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import ClassVar
 
 import libcst as cst
@@ -67,16 +66,9 @@ class FusedRewrite(TableRewrite):
 
     @contextmanager
     def _handle_metadata_reference(self, module: cst.Module):
-        # As libcst's, without deep-copying the module first: the engine parses every file
-        # freshly and never reuses the tree it hands in.
-        wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
-        previous = self.context.wrapper
-        with self.resolve(wrapper):
-            self.context = replace(self.context, wrapper=wrapper)
-            try:
-                yield wrapper.module
-            finally:
-                self.context = replace(self.context, wrapper=previous)
+        # No libcst metadata: names come from migrate/names.py, and the module is used as is
+        # (libcst's MetadataWrapper would deep-copy it; the engine never reuses the tree).
+        yield module
 
     # ---- visits ----------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:

@@ -44,12 +44,14 @@ class _CompileSites(cst.CSTVisitor):
 
     def __init__(self) -> None:
         self.optimizer_args: set[int] = set()
+        self.optimizer_nodes: list[cst.BaseExpression] = []
         self.assigned: dict[int, cst.Name] = {}   # id(call) -> the Name it is assigned to
 
     def visit_Call(self, node: cst.Call) -> None:
         optimizer = compile_optimizer(node)
         if optimizer is not None:
             self.optimizer_args.add(id(optimizer))
+            self.optimizer_nodes.append(optimizer)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
@@ -105,7 +107,9 @@ def _used_by_compile(rewrite, sites: _CompileSites, call: cst.Call) -> bool:
     target = sites.assigned.get(id(call))
     if target is None:
         return False
-    scope = rewrite.get_metadata(cst.metadata.ScopeProvider, target, None)
+    if rewrite.names is not None:
+        return bool(rewrite.names.store_accesses(target, sites.optimizer_nodes))
+    scope = rewrite.scope_of(target)
     if scope is None:
         return False
     for assignment in scope.assignments[target.value]:

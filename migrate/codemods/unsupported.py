@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Sequence
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 
 from migrate.codemods.base import dotted_name, unsupported_keywords
 from migrate.codemods.registry import Codemod, unsupported_table
 from migrate.findings import Finding, Location
+from migrate.positions import starts
 from migrate.tables.hints import hint_for
 from migrate.resolve import canonical, longest_prefix
 from migrate.tables.entries import Unsupported
@@ -48,13 +48,13 @@ class FindingCollector:
         """The findings, located in `module` (the tree the pass visited); one per line, code, message."""
         if not self.pending:
             return []
-        positions = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        located = starts(module, (node for node, _, _, _ in self.pending))
         found, seen = [], set()
         for node, code, message, hint in self.pending:
-            start = positions[node].start
-            if (start.line, code, message) not in seen:
-                seen.add((start.line, code, message))
-                found.append(Finding(Location(start.line, start.column), code, message, hint))
+            line, column = located[id(node)]
+            if (line, code, message) not in seen:
+                seen.add((line, code, message))
+                found.append(Finding(Location(line, column), code, message, hint))
         return once_per_package(sorted(found))
 
     def claim(self, canonical_name: str, raw: str, call: cst.Call | None):

@@ -1,0 +1,63 @@
+"""Line and column where given libcst nodes start, for findings (one code generation, no metadata).
+
+libcst's PositionProvider records a range for every node of the module (about ten times the cost
+of generating the code); the findings need the start of a few nodes. This walks the same code
+generation and records only those, with the same rule as PositionProvider's start: the
+syntactic position (an expression without its parentheses, a statement after its indentation).
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+_NEWLINE = re.compile(r"\r\n?|\n")
+_NOTHING = nullcontext()
+
+
+@dataclass
+class _StartsOf(CodegenState):
+    targets: frozenset = frozenset()        # ids of the nodes whose start is wanted
+    wanted: object = None                   # or a predicate on nodes
+    starts: dict = field(default_factory=dict)
+    line: int = 1                           # one-indexed, as PositionProvider
+    column: int = 0                         # zero-indexed, in characters
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.add_token(token)
+
+    def add_token(self, value: str) -> None:
+        if "\n" in value or "\r" in value:
+            segments = _NEWLINE.split(value)
+            self.line += len(segments) - 1
+            self.column = len(segments[-1])
+        else:
+            self.column += len(value)
+
+    def pop_trailing_newline(self) -> None:
+        pass  # after the last node: no start can move
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        if id(node) in self.targets or (self.wanted is not None and self.wanted(node)):
+            return self._record(node)
+        return _NOTHING
+
+    @contextmanager
+    def _record(self, node):
+        self.starts[id(node)] = (self.line, self.column)
+        yield
+
+
+def starts(module: cst.Module, nodes: Iterable[cst.CSTNode] = (), wanted=None) -> dict[int, tuple[int, int]]:
+    """{id(node): (line, column)} for `nodes` of `module` and every node `wanted(node)` is true
+    for (PositionProvider's `.start`)."""
+    state = _StartsOf(default_indent=module.default_indent, default_newline=module.default_newline,
+                      targets=frozenset(id(node) for node in nodes), wanted=wanted)
+    module._codegen(state)
+    return state.starts
