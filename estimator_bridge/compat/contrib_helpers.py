@@ -321,3 +321,18 @@ def _cast_to_type(name, param_type, value):
     raise ValueError(
         f"Could not cast hparam {name!r} value {value!r} of type {type(value).__name__} to "
         f"{param_type.__name__}")
+
+
+# ----------------------------------------------------------------------------- estimator internals
+
+
+def load_global_step_from_checkpoint_dir(checkpoint_dir):
+    """TF 1.15's private `estimator._load_global_step_from_checkpoint_dir`, which TPU scripts
+    (tensorflow/tpu's resnet/efficientnet, dcgan) call to resume their train/eval loops: the
+    `global_step` of the latest checkpoint in `checkpoint_dir`, or 0 when there is none or it
+    cannot be read (TF 1.15 caught every error the same way)."""
+    try:
+        reader = tf1.train.NewCheckpointReader(tf.train.latest_checkpoint(checkpoint_dir))
+        return reader.get_tensor(tf1.GraphKeys.GLOBAL_STEP)
+    except Exception:  # noqa: BLE001 (TF 1.15: bare except, returns 0)
+        return 0

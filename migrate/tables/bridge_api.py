@@ -28,4 +28,5 @@ BRIDGE_API = frozenset({
     # tf.contrib helpers without a TensorFlow equivalent (TF 1.15's arithmetic, oracle-tested)
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
     "compat.contrib_helpers.l2_regularizer",
+    "compat.contrib_helpers.load_global_step_from_checkpoint_dir",
 })

@@ -22,6 +22,10 @@ ESTIMATOR = {
     # TF 1.15's AsyncCheckpointSaverHook takes CheckpointSaverHook's arguments and writes the same
     # checkpoints at the same steps, from a thread; the bridge saves at loop boundaries itself.
     "tensorflow.contrib.tpu.AsyncCheckpointSaverHook": Replacement("estimator_bridge.CheckpointSaverHook"),
+    # A private helper TPU scripts import from tensorflow.python.estimator.estimator (TF 1.15's code).
+    **{f"{prefix}._load_global_step_from_checkpoint_dir": Replacement(
+        "estimator_bridge.compat.contrib_helpers.load_global_step_from_checkpoint_dir")
+       for prefix in ("tensorflow.estimator", "tensorflow.estimator.python.estimator.estimator")},
 }
 
 # Anything else under these prefixes is reported: estimator_bridge does not provide it.
