@@ -19,7 +19,8 @@ from estimator_bridge.runtime import build, checkpoints, controller, distribute,
 from estimator_bridge.runtime import input_release
 from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge import export as export_lib
-from estimator_bridge import hooks as hooks_lib
+from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
+from estimator_bridge.runtime.hook_runner import HookRunner
 from estimator_bridge.runtime import step_rate, warm_start
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
 from estimator_bridge.contract.model import ModelFunction
@@ -305,10 +306,10 @@ class _EstimatorBase:
         return train_loop(iterator, num_steps)
 
     def _hook_runner(self, hooks, loop, iterator, step_after_loop=None):
-        """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see hooks.py)."""
-        loop.hook_tensors.require_names(hooks_lib.tensor_names_wanted(hooks or ()))
+        """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see runtime/hook_runner.py)."""
+        loop.hook_tensors.require_names(tensor_names_wanted(hooks or ()))
         loop.trace(iterator)  # model_fn's hooks exist once the loop is traced
-        runner = hooks_lib.HookRunner(
+        runner = HookRunner(
             list(hooks or ()) + list(loop.hook_tensors.hooks),
             variables=self._model_variables(), global_step=self._cache["global_step"],
             strategy=self._deployment.strategy, spec_tensors=loop.hook_tensors,
@@ -372,7 +373,7 @@ class _EstimatorBase:
             loop.trace(pipeline.iterator)  # model_fn's prediction_hooks exist once traced
             # Hooks run once per predicted batch (one Session.run per batch in TF1); prediction
             # hooks may fetch variables, not tensors of the pruned predict step.
-            hook_runner = hooks_lib.HookRunner(
+            hook_runner = HookRunner(
                 list(hooks or ()) + list(loop.hooks), variables=self._model_variables(),
                 global_step=self._cache["global_step"], strategy=deployment.strategy)
             hook_runner.begin()

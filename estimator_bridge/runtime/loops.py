@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from estimator_bridge.runtime import graph_step
 from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, BoundLoop
-from estimator_bridge import hooks as hooks_lib
+from estimator_bridge.runtime.hook_fetches import SpecHookTensors
 from estimator_bridge.contract import metrics as metrics_lib
 from estimator_bridge.runtime import step_reads, summaries
 from estimator_bridge.spec import ModeKeys
@@ -62,7 +62,7 @@ class TrainLoop:
         self._host_call_fn = None
         self._host_call_writers = []  # writers host_call fns opened; see summaries.writers_kept_in
         self.hooks = ()
-        self.hook_tensors = hooks_lib.SpecHookTensors()
+        self.hook_tensors = SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
         self._bound = None  # the BoundLoop of the iterator of the current train()
@@ -182,7 +182,7 @@ class EvalLoop:
         self._model_fn_metrics = False
         self._input_specs = None
         self.hooks = ()
-        self.hook_tensors = hooks_lib.SpecHookTensors()
+        self.hook_tensors = SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
         self._bound = None  # the BoundLoop of the iterator of the current evaluate()
