@@ -15,6 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge.contract import calling
+from estimator_bridge.contract.calling import ModelFunction
 from estimator_bridge.runtime import build, checkpoints, controller, distribute, inputs, loops
 from estimator_bridge.runtime import input_release
 from estimator_bridge.runtime import predict as predict_lib
@@ -23,7 +24,6 @@ from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
 from estimator_bridge.runtime.hook_runner import HookRunner
 from estimator_bridge.runtime import step_rate, warm_start
 from estimator_bridge.config import RunConfig, parse_iterations_per_loop
-from estimator_bridge.contract.model import ModelFunction
 from estimator_bridge.spec import ModeKeys
 from estimator_bridge.runtime.summaries import ScalarWriter
 from estimator_bridge.runtime.variables import VariableCache
@@ -135,9 +135,10 @@ class _EstimatorBase:
         pass
 
     def _export_model_function(self):
-        """Export runs model_fn on the CPU path: no batch_size, params['use_tpu'] = False."""
+        """TPUEstimator's export runs model_fn on the CPU path: no batch_size, use_tpu False."""
         return ModelFunction(self._model_fn, params=self._params, config=self._config,
-                             use_tpu=False, around_user_code=warm_start.intercepting)
+                             mode=ModeKeys.PREDICT, use_tpu=False,
+                             around_user_code=warm_start.intercepting)
 
     # ---- subclass decisions --------------------------------------------------------------
     def _model_params_use_tpu(self):
@@ -158,9 +159,10 @@ class _EstimatorBase:
             self._cache = VariableCache(self._deployment.strategy, local_cache=self._host_cache)
         return self._deployment
 
-    def _model_function(self):
-        return ModelFunction(self._model_fn, params=self._params, config=self._config,
-                             use_tpu=self._model_params_use_tpu(),
+    def _model_function(self, mode, batch_size):
+        """model_fn bound to `mode` and the per-replica batch size, as this estimator calls it."""
+        return ModelFunction(self._model_fn, params=self._params, config=self._config, mode=mode,
+                             batch_size=batch_size, use_tpu=self._model_params_use_tpu(),
                              around_user_code=warm_start.intercepting)
 
     def _make_input(self, input_fn, mode):
@@ -175,10 +177,10 @@ class _EstimatorBase:
         if self._config.tf_random_seed is not None and not self._built_modes:
             tf.random.set_seed(self._config.tf_random_seed)
         with warm_start.recording() as init_from_checkpoint:
-            build.build_variables(cache=self._cache, model_function=self._model_function(),
-                                  mode=mode, element_spec=data.element_spec,
-                                  has_labels=data.has_labels,
-                                  batch_size=data.per_replica_batch_size)
+            build.build_variables(
+                cache=self._cache,
+                model_function=self._model_function(mode, data.per_replica_batch_size),
+                element_spec=data.element_spec, has_labels=data.has_labels)
         self._init_from_checkpoint[mode] = init_from_checkpoint
         self._built_modes.add(mode)
 
@@ -251,9 +253,9 @@ class _EstimatorBase:
             start_step + steps if steps is not None else None)
         summary_writer = self._train_summary_writer()
         train_loop = self._loop(ModeKeys.TRAIN, data, lambda: loops.TrainLoop(
-            deployment=deployment, cache=self._cache, model_function=self._model_function(),
-            per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
-            summary_writer=summary_writer.writer))
+            deployment=deployment, cache=self._cache,
+            model_function=self._model_function(ModeKeys.TRAIN, data.per_replica_batch_size),
+            has_labels=data.has_labels, summary_writer=summary_writer.writer))
         writer = checkpoints.CheckpointWriter(self._output_dir(),
                                               self._config.keep_checkpoint_max)
         global_batch = self._global_batch_size(ModeKeys.TRAIN)
@@ -364,9 +366,9 @@ class _EstimatorBase:
             self._initialize_without_checkpoint(ModeKeys.PREDICT)
         self._restore(prefix)
         loop = self._loop(ModeKeys.PREDICT, data, lambda: predict_lib.PredictLoop(
-            deployment=deployment, cache=self._cache, model_function=self._model_function(),
-            per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels,
-            padded=pad_to is not None))
+            deployment=deployment, cache=self._cache,
+            model_function=self._model_function(ModeKeys.PREDICT, data.per_replica_batch_size),
+            has_labels=data.has_labels, padded=pad_to is not None))
         # The input pipeline lives exactly as long as this generator runs: exhausted, closed
         # or dropped, it is released (input_release.py).
         with input_release.OwnedInput(data) as pipeline:
@@ -415,8 +417,8 @@ class _EstimatorBase:
         self._restore(prefix)
         eval_loop = self._loop(ModeKeys.EVAL, data, lambda: loops.EvalLoop(
             deployment=deployment, cache=self._cache, host_cache=self._host_cache,
-            model_function=self._model_function(),
-            per_replica_batch_size=data.per_replica_batch_size, has_labels=data.has_labels))
+            model_function=self._model_function(ModeKeys.EVAL, data.per_replica_batch_size),
+            has_labels=data.has_labels))
         self._host_cache.reset_to_initial_values()
         # The input pipeline lives exactly as long as this call (input_release.py).
         with input_release.OwnedInput(data, loops=[eval_loop]) as pipeline:
@@ -570,28 +572,13 @@ class Estimator(_EstimatorBase):
         self._warm_start_settings = warm_start_settings
 
     def _model_params_use_tpu(self):
-        return None
+        return None  # params reach model_fn unchanged
 
     def _global_batch_size(self, mode):
         return None
 
+    def _export_model_function(self):
+        return self._model_function(ModeKeys.PREDICT, None)
+
     def _choose_deployment(self):
         return distribute.choose_deployment(self._config, use_tpu=False)
-
-    def _model_function(self):
-        return _PlainModelFunction(self._model_fn, params=self._params, config=self._config,
-                                   use_tpu=False, around_user_code=warm_start.intercepting)
-
-
-Estimator._export_model_function = Estimator._model_function
-
-
-class _PlainModelFunction(ModelFunction):
-    """Estimator's model_fn call: params as given, no batch_size/use_tpu injected."""
-
-    def __call__(self, features, labels, mode, *, batch_size):
-        from estimator_bridge.contract.model import _normalise
-        spec = calling.call_model_fn(self._model_fn, features=features, labels=labels, mode=mode,
-                                     params=dict(self._params), config=self._config,
-                                     around_user_code=self._around_user_code)
-        return _normalise(spec, mode, self._model_fn, self._around_user_code)

@@ -193,8 +193,8 @@ def export_saved_model(*, model_function, model_dir, serving_input_receiver_fn,
     """Writes a SavedModel for serving; returns its timestamped directory (bytes, as TF1).
 
     Args:
-      model_function: the estimator's model_fn caller for export (PREDICT mode, no batch size,
-        use_tpu=False).
+      model_function: the estimator's `calling.ModelFunction` for export (bound to PREDICT, no
+        batch size, use_tpu=False).
       model_dir: where the latest checkpoint is looked up.
       serving_input_receiver_fn: `() -> ServingInputReceiver`, TF1 graph code (placeholders).
       export_dir_base: the directory to create the timestamped export in.
@@ -230,7 +230,7 @@ def export_saved_model(*, model_function, model_dir, serving_input_receiver_fn,
                 f"serving_input_receiver_fn ({getattr(serving_input_receiver_fn, '__name__', '?')})"
                 f" returned {type(receiver).__name__}; it must return "
                 "estimator_bridge.export.ServingInputReceiver(features, receiver_tensors).")
-        outputs = model_function(receiver.features, None, ModeKeys.PREDICT, batch_size=None)
+        outputs = model_function(receiver.features, None)
         export_outputs = _export_utils.export_outputs_for_mode(
             ModeKeys.PREDICT, serving_export_outputs=outputs.spec.export_outputs,
             predictions=outputs.predictions)

@@ -1,16 +1,25 @@
-"""Calling input_fn and model_fn by signature introspection, with params injected as TPUEstimator did.
+"""Calling input_fn and model_fn as TPUEstimator did: arguments by signature, params injected.
 
 TPUEstimator passes only the arguments a function declares (`features` always; `labels`, `mode`,
 `params`, `config` when present), requires `params` (the batch size travels in it) and hands
-every call a deep copy of the user's params (TPUESTIMATOR_SEMANTICS.md sections 3 and 4).
+every call a deep copy of the user's params (TPUESTIMATOR_SEMANTICS.md sections 3 and 4). Its
+`_ModelFnWrapper` added `batch_size` (the per-replica batch) and `use_tpu` to that copy,
+accepted a TPUEstimatorSpec or a plain EstimatorSpec, and on the CPU path called `scaffold_fn`.
+`ModelFunction` binds all of that once (params, config, mode, batch size); `ModelOutputs` is
+the single shape the loops consume, whatever the spec.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import inspect
+
+import tensorflow as tf
+
+from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec
 
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config", "self"}
 
@@ -115,3 +124,94 @@ def call_model_fn(model_fn, *, features, labels, mode, params, config,
         kwargs["config"] = copy.deepcopy(config)
     with around_user_code():
         return model_fn(features=features, **kwargs)
+
+
+@dataclasses.dataclass
+class ModelOutputs:
+    """A model_fn's spec, normalised.
+
+    Attributes:
+      loss: scalar loss tensor (None in PREDICT).
+      train_op: the train op (TRAIN).
+      eval_metrics: `(metric_fn, tensors)` to run on the host, or None.
+      eval_metric_ops: `{name: (value, update_op)}` built inside model_fn, or None.
+      host_call: `(fn, tensors)` or None.
+      predictions: predictions (PREDICT).
+      hooks: the spec's hooks for this mode.
+      spec: the spec model_fn returned.
+    """
+
+    loss: object
+    train_op: object
+    eval_metrics: object
+    eval_metric_ops: object
+    host_call: object
+    predictions: object
+    hooks: tuple
+    spec: object
+
+
+class ModelFunction:
+    """model_fn bound to what TPUEstimator passed it in one mode: `outputs = bound(features, labels)`.
+
+    Args:
+      model_fn: the user's model_fn.
+      params: the user's params (deep-copied for every call).
+      config: the RunConfig passed to model_fn if it declares `config`.
+      mode: the ModeKeys value of every call.
+      batch_size: params['batch_size'] (the per-replica batch), or None to leave it out.
+      use_tpu: params['use_tpu'] (False on TPUEstimator's CPU path); None for
+        tf.estimator.Estimator, which passes params unchanged (neither key added).
+      around_user_code: a context manager factory entered around every call of user code
+        (model_fn, scaffold_fn); the runtime passes `warm_start.intercepting`.
+    """
+
+    def __init__(self, model_fn, *, params, config, mode, batch_size=None, use_tpu=None,
+                 around_user_code=contextlib.nullcontext):
+        self.model_fn = model_fn
+        self.mode = mode
+        self.batch_size = batch_size
+        self._params = dict(params)
+        if use_tpu is not None:  # TPUEstimator's _ModelFnWrapper
+            if batch_size is not None:
+                self._params["batch_size"] = batch_size
+            self._params["use_tpu"] = use_tpu
+        self._config = config
+        self._around_user_code = around_user_code
+
+    def __call__(self, features, labels) -> ModelOutputs:
+        spec = call_model_fn(self.model_fn, features=features, labels=labels, mode=self.mode,
+                             params=self._params, config=self._config,
+                             around_user_code=self._around_user_code)
+        return _normalise(spec, self.mode, self.model_fn, self._around_user_code)
+
+
+def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext) -> ModelOutputs:
+    if isinstance(spec, TPUEstimatorSpec):
+        if spec.scaffold_fn is not None:
+            with around_user_code():  # BERT: init_from_checkpoint in scaffold_fn
+                spec.scaffold_fn()
+        hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
+                 "infer": spec.prediction_hooks}[mode]
+        return ModelOutputs(spec.loss, spec.train_op, spec.eval_metrics, None, spec.host_call,
+                            spec.predictions, tuple(hooks), spec)
+    if isinstance(spec, EstimatorSpec) or _looks_like_estimator_spec(spec):
+        hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
+                 "infer": spec.prediction_hooks}[mode]
+        return ModelOutputs(spec.loss, spec.train_op, None, spec.eval_metric_ops, None,
+                            spec.predictions, tuple(hooks or ()), spec)
+    raise TypeError(
+        f"model_fn ({getattr(model_fn, '__name__', model_fn)}) returned {type(spec).__name__} "
+        f"{spec!r:.200}; it must return estimator_bridge.TPUEstimatorSpec or EstimatorSpec.")
+
+
+def _looks_like_estimator_spec(spec) -> bool:
+    """A tf.estimator.EstimatorSpec from another package (e.g. under the compat runner)."""
+    return all(hasattr(spec, field) for field in ("eval_metric_ops", "train_op", "loss",
+                                                  "training_hooks", "scaffold"))
+
+
+def zeros_like_spec(tensor_spec: tf.TensorSpec) -> tf.Tensor:
+    """A zero-length batch with the spec's other dimensions (unknown ones become 0)."""
+    dims = [0] + [d if d is not None else 0 for d in tensor_spec.shape.as_list()[1:]]
+    return tf.zeros(dims, tensor_spec.dtype)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_bridge.contract.model import zeros_like_spec
+from estimator_bridge.contract.calling import zeros_like_spec
 
 
 def call_with_tensors(fn, tensors):

@@ -33,9 +33,9 @@ def call_pruned(graph_fn, structure) -> list:
     return list(step(*flat_inputs))
 
 
-def call_model_fn(*, cache, model_function, features, labels, mode, batch_size):
+def call_model_fn(*, cache, model_function, features, labels):
     """model_fn in a fresh trace of the variable cache: TF1 names, and a global step to read."""
     cache.begin_trace()
     with cache.scope():
         tf.compat.v1.train.get_or_create_global_step()
-        return model_function(features, labels, mode, batch_size=batch_size)
+        return model_function(features, labels)

@@ -19,7 +19,6 @@ from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, BoundLoop
 from estimator_bridge.runtime.hook_fetches import SpecHookTensors
 from estimator_bridge.contract import metrics as metrics_lib
 from estimator_bridge.runtime import step_reads, summaries
-from estimator_bridge.spec import ModeKeys
 
 _MEAN = tf.distribute.ReduceOp.MEAN
 
@@ -45,18 +44,15 @@ class TrainLoop:
     Args:
       deployment: the `distribute.Deployment`.
       cache: the model's `VariableCache`.
-      model_function: a `model.ModelFunction`.
-      per_replica_batch_size: params['batch_size'] for model_fn.
+      model_function: a `calling.ModelFunction` bound to TRAIN and the per-replica batch.
       has_labels: whether the input has labels.
       summary_writer: a tf.summary writer made default around host_call fns (or None).
     """
 
-    def __init__(self, *, deployment, cache, model_function, per_replica_batch_size,
-                 has_labels, summary_writer=None):
+    def __init__(self, *, deployment, cache, model_function, has_labels, summary_writer=None):
         self._deployment = deployment
         self._cache = cache
         self._model_function = model_function
-        self._batch_size = per_replica_batch_size
         self._has_labels = has_labels
         self._summary_writer = summary_writer
         self._host_call_fn = None
@@ -91,8 +87,7 @@ class TrainLoop:
 
     def _replica_step(self, features, labels):
         with self._cache.scope(), self._global_step_reads():
-            outputs = self._model_function(features, _labels_or_none(labels, self._has_labels),
-                                           ModeKeys.TRAIN, batch_size=self._batch_size)
+            outputs = self._model_function(features, _labels_or_none(labels, self._has_labels))
             self.hooks = outputs.hooks
             hook_tensors = self.hook_tensors.collect(outputs.hooks)
             loss = tf.cast(outputs.loss, tf.float32)
@@ -169,13 +164,11 @@ class EvalLoop:
     cross-replica scope (FEASIBILITY.md section 3). metric_fn's variables live in `host_cache`.
     """
 
-    def __init__(self, *, deployment, cache, host_cache, model_function, per_replica_batch_size,
-                 has_labels):
+    def __init__(self, *, deployment, cache, host_cache, model_function, has_labels):
         self._deployment = deployment
         self._cache = cache
         self._host_cache = host_cache
         self._model_function = model_function
-        self._batch_size = per_replica_batch_size
         self._has_labels = has_labels
         self._metric_fn = None
         self._metric_specs = None
@@ -220,8 +213,7 @@ class EvalLoop:
         def fetch_eval_tensors(step_features, step_labels):
             outputs = graph_step.call_model_fn(
                 cache=self._cache, model_function=self._model_function, features=step_features,
-                labels=_labels_or_none(step_labels, self._has_labels), mode=ModeKeys.EVAL,
-                batch_size=self._batch_size)
+                labels=_labels_or_none(step_labels, self._has_labels))
             built["outputs"] = outputs
             update_ops = []
             if outputs.eval_metric_ops is not None:
@@ -310,8 +302,7 @@ class EvalLoop:
                 with self._cache.scope():
                     tf.compat.v1.train.get_or_create_global_step()
                     outputs = self._model_function(
-                        features, _labels_or_none(labels, self._has_labels), ModeKeys.EVAL,
-                        batch_size=self._batch_size)
+                        features, _labels_or_none(labels, self._has_labels))
                 values.update(metrics_lib.value_tensors(outputs.eval_metric_ops))
             names.extend(values)
             return [tf.identity(values[name]) for name in names]

@@ -14,7 +14,6 @@ import tensorflow as tf
 
 from estimator_bridge.runtime import graph_step
 from estimator_bridge.contract import metrics as metrics_lib
-from estimator_bridge.spec import ModeKeys
 
 
 def pad_batches(dataset, global_batch_size):
@@ -37,12 +36,10 @@ def pad_batches(dataset, global_batch_size):
 class PredictLoop:
     """`loop(iterator) -> {name: numpy batch}` (or one numpy batch), one trace for all calls."""
 
-    def __init__(self, *, deployment, cache, model_function, per_replica_batch_size, has_labels,
-                 padded: bool):
+    def __init__(self, *, deployment, cache, model_function, has_labels, padded: bool):
         self._deployment = deployment
         self._cache = cache
         self._model_function = model_function
-        self._batch_size = per_replica_batch_size
         self._has_labels = has_labels
         self._padded = padded
         self._structure = None
@@ -67,8 +64,7 @@ class PredictLoop:
         def fetch_predictions(step_features, step_labels):
             outputs = graph_step.call_model_fn(
                 cache=self._cache, model_function=self._model_function, features=step_features,
-                labels=step_labels if self._has_labels else None, mode=ModeKeys.PREDICT,
-                batch_size=self._batch_size)
+                labels=step_labels if self._has_labels else None)
             built["structure"] = outputs.predictions
             self.hooks = outputs.hooks
             return [tf.identity(t) for t in tf.nest.flatten(outputs.predictions)]
