@@ -8,6 +8,7 @@ might test for them, otherwise they name the field, the value and the fix.
 from __future__ import annotations
 
 import collections
+import functools
 import re
 
 from estimator_bridge.contract import cluster as cluster_lib
@@ -32,7 +33,20 @@ class InputPipelineConfig:
 _ITERATIONS_PER_LOOP_PATTERN = re.compile(r"^([1-9]\d*)([smh])?$")
 _SECONDS_PER_UNIT = {"s": 1, "m": 60, "h": 3600}
 
-IterationsPerLoop = collections.namedtuple("IterationsPerLoop", ["value", "unit"])
+# Steps per traced loop for a time-based iterations_per_loop ('30s'): TPUEstimator sized such
+# loops adaptively on a TPU; 100 steps is a cadence of the same order on CPU/GPU.
+TIME_BASED_LOOP_STEPS = 100
+
+
+class IterationsPerLoop(collections.namedtuple("IterationsPerLoop", ["value", "unit"])):
+    """TPUConfig.iterations_per_loop parsed: (steps, 'count') or (seconds, 'seconds')."""
+
+    __slots__ = ()
+
+    @property
+    def steps_per_loop(self) -> int:
+        """The steps one traced call runs (TIME_BASED_LOOP_STEPS for a time-based value)."""
+        return self.value if self.unit == "count" else TIME_BASED_LOOP_STEPS
 
 
 def parse_iterations_per_loop(value) -> IterationsPerLoop:
@@ -76,7 +90,7 @@ class TPUConfig(_TPUConfigFields):
                 initial_infeed_sleep_secs=None, input_partition_dims=None,
                 eval_training_input_configuration=InputPipelineConfig.PER_HOST_V1,
                 experimental_host_call_every_n_steps=1):
-        parse_iterations_per_loop(iterations_per_loop)
+        iterations = parse_iterations_per_loop(iterations_per_loop)
         if num_shards is not None and (not isinstance(num_shards, int) or isinstance(num_shards, bool)
                                        or num_shards < 1):
             raise ValueError(
@@ -104,11 +118,19 @@ class TPUConfig(_TPUConfigFields):
             raise ValueError(
                 "TPUConfig `experimental_host_call_every_n_steps` "
                 f"({experimental_host_call_every_n_steps!r}) must be a positive integer.")
-        return super().__new__(
+        config = super().__new__(
             cls, iterations_per_loop, num_shards, num_cores_per_replica,
             per_host_input_for_training, tpu_job_name, initial_infeed_sleep_secs,
             input_partition_dims, eval_training_input_configuration,
             experimental_host_call_every_n_steps)
+        config.__dict__["iterations"] = iterations  # parsed once, here (see `iterations`)
+        return config
+
+    @functools.cached_property
+    def iterations(self) -> IterationsPerLoop:
+        """iterations_per_loop parsed, the value every layer reads (set at construction;
+        a copy made by namedtuple's `_replace` parses it on first read)."""
+        return parse_iterations_per_loop(self.iterations_per_loop)
 
     @property
     def input_deployment(self) -> int:

@@ -23,7 +23,7 @@ from estimator_bridge import export as export_lib
 from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
 from estimator_bridge.runtime.hook_runner import HookRunner
 from estimator_bridge.runtime import step_rate, warm_start
-from estimator_bridge.config import RunConfig, parse_iterations_per_loop
+from estimator_bridge.config import RunConfig
 from estimator_bridge.spec import ModeKeys
 from estimator_bridge.runtime.summaries import ScalarWriter
 from estimator_bridge.runtime.variables import VariableCache
@@ -41,17 +41,6 @@ def _check_steps(steps, max_steps):
         raise ValueError(f"Must specify steps > 0, given: {steps}")
     if max_steps is not None and max_steps <= 0:
         raise ValueError(f"Must specify max_steps > 0, given: {max_steps}")
-
-
-def _check_no_hooks(hooks, where):
-    hooks = list(hooks or ())
-    if hooks:
-        names = ", ".join(type(hook).__name__ for hook in hooks)
-        raise NotImplementedError(
-            f"{where} got SessionRunHook(s) {names}: the bridge runs iterations_per_loop steps "
-            "per traced call and has no Session for before_run/after_run. Read the loss from "
-            "the `loss` summaries in model_dir (save_summary_steps) or use host_call; remove "
-            "the hooks to run.")
 
 
 class _EstimatorBase:
@@ -261,7 +250,7 @@ class _EstimatorBase:
         global_batch = self._global_batch_size(ModeKeys.TRAIN)
         plan = controller.TrainPlan(
             start_step=start_step, last_step=last_step,
-            steps_per_loop=self._steps_per_loop(),
+            steps_per_loop=self._config.tpu_config.iterations.steps_per_loop,
             data_steps=data.steps_available,
             save_checkpoints_steps=self._config.save_checkpoints_steps,
             save_checkpoints_secs=self._config.save_checkpoints_secs,
@@ -326,12 +315,6 @@ class _EstimatorBase:
         if not every or every <= 0:
             return {}
         return {"rate_every_steps": every, "write_rates": True}
-
-    def _steps_per_loop(self):
-        parsed = parse_iterations_per_loop(self._config.tpu_config.iterations_per_loop)
-        # A time-based iterations_per_loop ('30s') runs adaptively on TPU; the bridge runs
-        # loops of 100 steps, a cadence of the same order on CPU/GPU.
-        return parsed.value if parsed.unit == "count" else 100
 
     # ---- predict -------------------------------------------------------------------------
     def predict(self, input_fn, predict_keys=None, hooks=None, checkpoint_path=None,
@@ -512,8 +495,7 @@ class TPUEstimator(_EstimatorBase):
         """TPUEstimator's ExamplesPerSecondHook: every ceil(log_step_count_steps /
         iterations_per_loop) steps, into model_dir only with save_summary_steps."""
         every_steps, every_secs = step_rate.tpu_estimator_cadence(
-            self._config.log_step_count_steps,
-            parse_iterations_per_loop(self._config.tpu_config.iterations_per_loop))
+            self._config.log_step_count_steps, self._config.tpu_config.iterations)
         return {"rate_every_steps": every_steps, "rate_every_secs": every_secs,
                 "write_rates": bool(self._config.save_summary_steps)}
 

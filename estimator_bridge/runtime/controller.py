@@ -20,6 +20,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge.runtime import preemption
+from estimator_bridge.runtime.inputs import UNKNOWN_STEPS
 from estimator_bridge.runtime.step_rate import StepRateReporter
 from estimator_bridge.runtime.summaries import EveryNSteps
 
@@ -36,7 +37,7 @@ class TrainPlan:
       start_step: the global step restored at the start.
       last_step: stop when the global step reaches it (None: until the data ends).
       steps_per_loop: iterations_per_loop.
-      data_steps: global batches available (None infinite, -1 unknown).
+      data_steps: global batches available (None infinite, UNKNOWN_STEPS unknown).
       save_checkpoints_steps / save_checkpoints_secs: checkpoint cadence.
       save_summary_steps: `loss` summary cadence.
       global_batch_size: for `examples/sec` (None: not written).
@@ -69,7 +70,7 @@ def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int)
     size = plan.steps_per_loop
     if plan.last_step is not None:
         size = min(size, plan.last_step - step)
-    if data_left == -1:
+    if data_left == UNKNOWN_STEPS:
         size = min(size, 1)
     elif data_left is not None:
         size = min(size, data_left)
@@ -79,7 +80,7 @@ def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int)
 
 
 def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
-                 hooks_end=None, should_stop=None) -> TrainResult:
+                 should_stop=None) -> TrainResult:
     """Runs loops until the plan is done or SIGTERM arrives (see `_run_loops` for the args).
 
     SIGTERM (preemption) is handled only while this runs, in the main thread: the current loop
@@ -96,7 +97,7 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
             lambda: notice.requested() or should_stop())
         result = _run_loops(plan, run_loop=run_loop, read_step=read_step,
                             save_checkpoint=save_and_remember, summary_writer=summary_writer,
-                            hooks_end=hooks_end, should_stop=stop)
+                            should_stop=stop)
         if notice.requested():
             if saved.get("step") != result.final_step:
                 save_and_remember(result.final_step)
@@ -113,7 +114,7 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
 
 
 def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
-               hooks_end=None, should_stop=None) -> TrainResult:
+               should_stop=None) -> TrainResult:
     """Runs loops until the plan is done.
 
     Args:
@@ -150,13 +151,13 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
         try:
             losses = run_loop(size)
         except tf.errors.OutOfRangeError:
-            if data_left != -1:
+            if data_left != UNKNOWN_STEPS:
                 raise
             break
         elapsed = time.monotonic() - started
         loops += 1
         new_step = read_step()
-        if data_left is not None and data_left != -1:
+        if data_left is not None and data_left != UNKNOWN_STEPS:
             data_left -= size
         _check_nan(losses, step)
         _write_loss_summaries(summary_writer, summary_timer, losses, step)
@@ -216,10 +217,10 @@ def run_evaluation(*, run_loop, num_steps, data_steps):
         raise ValueError("evaluate(steps=None) on an infinite input_fn (it uses .repeat()) "
                          "would never end: pass steps=, e.g. num_examples // eval_batch_size.")
     target = num_steps
-    if data_steps is not None and data_steps != -1:
+    if data_steps is not None and data_steps != UNKNOWN_STEPS:
         target = data_steps if target is None else min(target, data_steps)
     total, done = np.float32(0.0), 0
-    if data_steps == -1:
+    if data_steps == UNKNOWN_STEPS:
         while target is None or done < target:
             try:
                 total = np.float32(total + run_loop(1))

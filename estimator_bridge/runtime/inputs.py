@@ -27,8 +27,9 @@ class DistributedInput:
       dataset: the distributed dataset; each element is `(features, labels)` per replica
         (labels None when input_fn gives none).
       has_labels: whether input_fn returned labels.
-      steps_available: global steps before the data ends; None for an infinite dataset; -1 when
-        unknown (the loops then run one step per call and stop at OutOfRange).
+      steps_available: global steps before the data ends; None for an infinite dataset;
+        UNKNOWN_STEPS when unknown (the loops then run one step per call and stop at
+        OutOfRange).
       per_replica_batch_size: the batch size model_fn sees (None when unknown).
       element_spec: `(features, labels)` spec of what one replica's model_fn receives.
     """

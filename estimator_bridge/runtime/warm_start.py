@@ -111,7 +111,6 @@ def checkpoint_prefix(path: str) -> str:
 
 Assignment = collections.namedtuple("Assignment", ["variable_name", "checkpoint", "tensor_name"])
 
-_state = threading.local()
 _lock = threading.Lock()
 _active_calls = 0
 _records = None
