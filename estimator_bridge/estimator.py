@@ -199,6 +199,17 @@ class _EstimatorBase:
             return
         checkpoints.restore(self._model_variables(), prefix, self._deployment.strategy)
 
+    def _restore_or_initialize(self, mode, checkpoint_path):
+        """evaluate()/predict(): checkpoint_path or the latest checkpoint, else fresh weights."""
+        prefix = checkpoint_path or self.latest_checkpoint()
+        if prefix is None:
+            # TF1 logged this at WARNING in predict() and at INFO in evaluate().
+            log = logger.warning if mode == ModeKeys.PREDICT else logger.info
+            log("Could not find trained model in model_dir: %s, running initialization to %s.",
+                self._model_dir, "predict" if mode == ModeKeys.PREDICT else "evaluate")
+            self._initialize_without_checkpoint(mode)
+        self._restore(prefix)
+
     def _global_step(self):
         return int(self._cache["global_step"].numpy())
 
@@ -342,12 +353,7 @@ class _EstimatorBase:
                                  global_batch_size=global_batch,
                                  require_params=self._require_params, pad_to_batch=pad_to)
         self._build(ModeKeys.PREDICT, data)
-        prefix = checkpoint_path or self.latest_checkpoint()
-        if prefix is None:
-            logger.warning("Could not find trained model in model_dir: %s, running "
-                           "initialization to predict.", self._model_dir)
-            self._initialize_without_checkpoint(ModeKeys.PREDICT)
-        self._restore(prefix)
+        self._restore_or_initialize(ModeKeys.PREDICT, checkpoint_path)
         loop = self._loop(ModeKeys.PREDICT, data, lambda: predict_lib.PredictLoop(
             deployment=deployment, cache=self._cache,
             model_function=self._model_function(ModeKeys.PREDICT, data.per_replica_batch_size),
@@ -362,18 +368,11 @@ class _EstimatorBase:
                 list(hooks or ()) + list(loop.hooks), variables=self._model_variables(),
                 global_step=self._cache["global_step"], strategy=deployment.strategy)
             hook_runner.begin()
-            done = 0
-            while (data.steps_available in (None, inputs.UNKNOWN_STEPS)
-                   or done < data.steps_available):
-                try:
-                    batch = hook_runner.run_loop(lambda: loop(pipeline.iterator))
-                except tf.errors.OutOfRangeError:
-                    break
-                done += 1
+            for batch in controller.run_prediction(
+                    run_batch=lambda: hook_runner.run_loop(lambda: loop(pipeline.iterator)),
+                    data_steps=data.steps_available, should_stop=hook_runner.stop_requested):
                 yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
                                                 yield_single_examples)
-                if hook_runner.stop_requested():
-                    break
             hook_runner.end()
 
     # ---- evaluate ------------------------------------------------------------------------
@@ -392,12 +391,7 @@ class _EstimatorBase:
         deployment = self._ensure_deployment()
         data = self._make_input(input_fn, ModeKeys.EVAL)
         self._build(ModeKeys.EVAL, data)
-        prefix = checkpoint_path or self.latest_checkpoint()
-        if prefix is None:
-            logger.info("Could not find trained model in model_dir: %s, running initialization "
-                        "to evaluate.", self._model_dir)
-            self._initialize_without_checkpoint(ModeKeys.EVAL)
-        self._restore(prefix)
+        self._restore_or_initialize(ModeKeys.EVAL, checkpoint_path)
         eval_loop = self._loop(ModeKeys.EVAL, data, lambda: loops.EvalLoop(
             deployment=deployment, cache=self._cache, host_cache=self._host_cache,
             model_function=self._model_function(ModeKeys.EVAL, data.per_replica_batch_size),
@@ -414,12 +408,7 @@ class _EstimatorBase:
         results = {key: np.asarray(value)[()] for key, value in eval_loop.final_values().items()}
         results["loss"] = np.float32(loss)
         results["global_step"] = np.int64(self._global_step())
-        eval_dir = os.path.join(self._output_dir(), "eval" if not name else f"eval_{name}")
-        writer = ScalarWriter(eval_dir)
-        writer.scalars(int(results["global_step"]),
-                       {k: v for k, v in results.items() if k != "global_step"
-                        and np.ndim(v) == 0})
-        writer.close()
+        controller.write_evaluation_summaries(results, output_dir=self._output_dir(), name=name)
         return results
 
 

@@ -7,6 +7,10 @@ every `save_checkpoints_steps`: measured), the `loss` summary at the first step 
 `save_summary_steps` after it, NaN checked on every step's loss (NanTensorHook: no final
 checkpoint), `global_step/sec` at the steps TF1's StepCounterHook chose (step_rate.py), one
 log line per loop in Orbit's format, and a final checkpoint.
+
+evaluate() and predict() have their outer loops here too (`run_evaluation`: the loss mean over
+the steps; `run_prediction`: one step per batch until the data ends or a hook stops it), and
+the evaluation summaries TF1 wrote into model_dir/eval (`write_evaluation_summaries`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import os
 import time
 
 import numpy as np
@@ -22,7 +27,7 @@ import tensorflow as tf
 from estimator_bridge.runtime import preemption
 from estimator_bridge.runtime.inputs import UNKNOWN_STEPS
 from estimator_bridge.runtime.step_rate import StepRateReporter
-from estimator_bridge.runtime.summaries import EveryNSteps
+from estimator_bridge.runtime.summaries import EveryNSteps, ScalarWriter
 
 logger = logging.getLogger("estimator_bridge")
 
@@ -232,3 +237,38 @@ def run_evaluation(*, run_loop, num_steps, data_steps):
         done = target
     mean = np.float32(total / np.float32(done)) if done else np.float32(math.nan)
     return mean, done
+
+
+def write_evaluation_summaries(results: dict, *, output_dir: str, name=None) -> None:
+    """TF1's evaluation summaries: each scalar result but global_step, at the evaluated step.
+
+    They go to `output_dir/eval` (`eval_<name>` for evaluate(name=...)), where TensorBoard
+    and TF1's Estimator put them.
+    """
+    eval_dir = os.path.join(output_dir, "eval" if not name else f"eval_{name}")
+    writer = ScalarWriter(eval_dir)
+    writer.scalars(int(results["global_step"]),
+                   {key: value for key, value in results.items()
+                    if key != "global_step" and np.ndim(value) == 0})
+    writer.close()
+
+
+def run_prediction(*, run_batch, data_steps, should_stop):
+    """Yields `run_batch()`'s predicted batches until the data ends or a hook asks to stop.
+
+    Args:
+      run_batch: `() -> batch`, one traced predict step (hooks around it: one Session.run per
+        batch in TF1).
+      data_steps: batches available (None infinite, UNKNOWN_STEPS unknown: until OutOfRange).
+      should_stop: `() -> bool`, asked after each batch has been consumed.
+    """
+    done = 0
+    while data_steps in (None, UNKNOWN_STEPS) or done < data_steps:
+        try:
+            batch = run_batch()
+        except tf.errors.OutOfRangeError:
+            break
+        done += 1
+        yield batch
+        if should_stop():
+            break
