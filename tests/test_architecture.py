@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -30,7 +31,7 @@ def test_import_contracts_are_kept():
                    "import sys; from importlinter.cli import lint_imports_command; "
                    "sys.argv = ['lint-imports', '--no-cache']; lint_imports_command()"])
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "6 kept, 0 broken" in result.stdout, result.stdout
+    assert re.search(r"Contracts: [1-9]\d* kept, 0 broken", result.stdout), result.stdout
 
 
 def _distribute_uses(path: pathlib.Path) -> list:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.tables.tf1_hooks import NOT_SHIPPED, SHIPPED_BY_BRIDGE
+
 
 @dataclass(frozen=True)
 class Module:
@@ -39,10 +41,8 @@ class Module:
 
 # The estimator API a TF 1.15 script sees as `tf.estimator` (and TF 2.x code as
 # `tf.compat.v1.estimator` or `tensorflow_estimator.estimator`).
-_HOOKS = ("SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
-          "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "CheckpointSaverListener",
-          "NanTensorHook", "StepCounterHook", "SummarySaverHook", "ProfilerHook",
-          "FinalOpsHook", "FeedFnHook", "GlobalStepWaiterHook", "SecondOrStepTimer")
+# Hook names: one table with the codemod (migrate/tables/tf1_hooks.py).
+_HOOKS = SHIPPED_BY_BRIDGE + NOT_SHIPPED
 _ESTIMATOR_ENTRIES = {
     "Estimator": "bridge:Estimator",
     "EstimatorSpec": "bridge:EstimatorSpec",

@@ -4,6 +4,8 @@ One table for every codemod that writes `estimator_bridge.X`; tests/migrate/test
 each name with `hasattr` against the installed bridge (and lists the ones not shipped yet).
 """
 
+from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
+
 BRIDGE_API = frozenset({
     # estimators and their configuration
     "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
@@ -14,8 +16,7 @@ BRIDGE_API = frozenset({
     "export.PredictOutput", "export.ClassificationOutput", "export.RegressionOutput",
     "export.build_raw_serving_input_receiver_fn", "export.build_parsing_serving_input_receiver_fn",
     # hooks
-    "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
-    "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook",
+    *SHIPPED_BY_BRIDGE,
     # TF1 layers (Keras 3 removed tf.compat.v1.layers)
     *(f"layers.{name}" for name in (
         "dense", "dropout", "flatten", "batch_normalization", "layer_norm",

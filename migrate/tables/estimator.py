@@ -1,13 +1,12 @@
 """Estimator family -> estimator_bridge (keys are canonical names, see aliases.py)."""
 
 from migrate.tables.entries import Replacement, Unsupported
+from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE as _HOOKS
 
 _TPU = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig", "CrossShardOptimizer")
 _CORE = ("Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings")
-# The hooks estimator_bridge ships (StepCounterHook/SummarySaverHook: the bridge writes those
-# summaries itself; user code naming them gets MIG304).
-_HOOKS = ("SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "LoggingTensorHook",
-          "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook")
+# _HOOKS: the hooks estimator_bridge ships (tf1_hooks.py, shared with the compat runner); user
+# code naming another tf.estimator hook gets MIG304.
 _EXPORT = ("ServingInputReceiver", "TensorServingInputReceiver", "ExportOutput", "PredictOutput",
            "ClassificationOutput", "RegressionOutput", "build_raw_serving_input_receiver_fn",
            "build_parsing_serving_input_receiver_fn")

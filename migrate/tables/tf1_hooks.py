@@ -1,0 +1,25 @@
+"""TF1's SessionRunHook names under tf.estimator, and which of them estimator_bridge ships.
+
+The one table both tools read: the codemod (`migrate/tables/estimator.py`: shipped names become
+`estimator_bridge.X`, the others are reported as MIG304) and the compat runner
+(`estimator_bridge/compat/tables.py`: `tf.estimator.X` is the bridge's name, else TF's
+`tf.compat.v1.train.X`). Pure data without imports, so the runner reads it without loading any
+of migrate's codemods (pyproject.toml's import contracts allow exactly this one edge).
+"""
+
+# estimator_bridge.X: TF1's own classes re-exported, or the bridge's version of a hook that
+# needs a Session (CheckpointSaverHook, ProfilerHook: same constructor arguments).
+SHIPPED_BY_BRIDGE = (
+    "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
+    "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook",
+    "ProfilerHook",
+)
+
+# The rest of tf.estimator's hook names. The runner serves TF's tf.compat.v1.train class (its
+# hook runner refuses, with the fix, those that need a Session, e.g. SummarySaverHook); the
+# codemod reports them: the bridge writes StepCounterHook's and SummarySaverHook's summaries
+# itself.
+NOT_SHIPPED = (
+    "CheckpointSaverListener", "StepCounterHook", "SummarySaverHook", "FinalOpsHook",
+    "FeedFnHook", "GlobalStepWaiterHook", "SecondOrStepTimer",
+)
