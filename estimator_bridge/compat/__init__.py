@@ -13,8 +13,8 @@ In a process that runs legacy code, also call `apply_tf1_behavior()` (v1 TensorS
 `.value`, identity-based Tensor equality; the runner does): importing this package changes no
 global TensorFlow state.
 
-What it holds is data (`tables.py`); `namespace.py` builds the modules, `imports.py` serves them
-to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with no TF2
+What it holds is data (`namespace_table.py`); `namespace.py` builds the modules, `imports.py`
+serves them to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with no TF2
 equivalent.
 """
 

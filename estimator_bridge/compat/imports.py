@@ -3,7 +3,7 @@
 `installed()` wraps `builtins.__import__` for as long as the context lasts. An import of
 `tensorflow...` or `tensorflow_estimator...` made by legacy code (the script, its own modules,
 legacy libraries) is answered from the alias tables; the same import made by TensorFlow, Keras,
-estimator_bridge or any other library in `tables.REAL_TENSORFLOW_IMPORTERS` gets the real,
+estimator_bridge or any other library in `namespace_table.REAL_TENSORFLOW_IMPORTERS` gets the real,
 current TensorFlow. Nothing is written to site-packages and `sys.modules['tensorflow']` stays
 the real module, so the libraries underneath keep working unchanged.
 
@@ -20,7 +20,7 @@ import importlib
 import sys
 import threading
 
-from estimator_bridge.compat import namespace, tables
+from estimator_bridge.compat import namespace, namespace_table
 
 _lock = threading.Lock()
 _install_depth = 0
@@ -34,7 +34,7 @@ def _is_legacy_importer(globals_):
     # `python -m estimator_bridge.run` runs as __main__ too; its __spec__ keeps the real name.
     spec = globals_.get("__spec__")
     module_name = getattr(spec, "name", None) or globals_.get("__name__") or ""
-    return module_name.split(".", 1)[0] not in tables.REAL_TENSORFLOW_IMPORTERS
+    return module_name.split(".", 1)[0] not in namespace_table.REAL_TENSORFLOW_IMPORTERS
 
 
 def _alias_walk(dotted_name):
@@ -51,7 +51,8 @@ def _alias_walk(dotted_name):
             if node is None:
                 return namespace.alias_module(parts[0]), False
             continue
-        spec = tables.MODULES.get(node.__name__) if isinstance(node, namespace.AliasModule) else None
+        spec = (namespace_table.MODULES.get(node.__name__)
+                if isinstance(node, namespace.AliasModule) else None)
         if spec is not None and part not in spec.entries:
             removed = namespace.removed_module(".".join(parts[:index + 1]))
             if removed is not None:
@@ -101,19 +102,19 @@ def _check_removed_fromlist(module, fromlist):
 
 def _raise_if_closed(module, dotted_name):
     """`import tensorflow.contrib.slim`: a clear ImportError, not "No module named ...contrib"."""
-    spec = tables.MODULES[module.__name__]
+    spec = namespace_table.MODULES[module.__name__]
     closed = [f for f in spec.fallbacks if f.startswith("unsupported-attribute:")]
     if closed or not spec.fallbacks:
         remainder = dotted_name[len(module.__name__) + 1:].split(".", 1)[0]
         legacy_name = namespace.display_name(f"{module.__name__}.{remainder}")
-        message = (tables.UNSUPPORTED[closed[0].split(":", 1)[1]] if closed else
+        message = (namespace_table.UNSUPPORTED[closed[0].split(":", 1)[1]] if closed else
                    f"the compat namespace's {namespace.display_name(module.__name__)} has only "
                    f"{', '.join(sorted(spec.entries))}.")
         raise ImportError(f"{legacy_name} is not available: {message}", name=dotted_name)
 
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002 (builtin names)
-    if (level == 0 and name.split(".", 1)[0] in tables.ROOTS
+    if (level == 0 and name.split(".", 1)[0] in namespace_table.ROOTS
             and _is_legacy_importer(globals if globals is not None
                                     else sys._getframe(1).f_globals)):  # `__import__("x")`
         return _legacy_import(name, globals, locals, fromlist, level)

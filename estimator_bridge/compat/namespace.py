@@ -1,4 +1,4 @@
-"""Builds the TF1-shaped module objects described by `tables.MODULES`.
+"""Builds the TF1-shaped module objects described by `namespace_table.MODULES`.
 
 Each legacy module becomes an `AliasModule`: a real `types.ModuleType` (so `import ... as`,
 `from ... import`, `dir()` and `inspect` treat it as a module) whose attributes are resolved
@@ -13,7 +13,7 @@ import functools
 import importlib
 import types
 
-from estimator_bridge.compat import tables, tf115_modules
+from estimator_bridge.compat import namespace_table, tf115_modules
 
 
 class MissingBridgeSymbol(AttributeError):
@@ -34,7 +34,7 @@ _FORWARDED_DUNDERS = frozenset({"__version__", "__git_version__", "__compiler_ve
 class AliasModule(types.ModuleType):
     """One legacy module (e.g. `tensorflow.contrib.tpu`) of the TF1-shaped namespace."""
 
-    def __init__(self, name: str, spec: tables.Module):
+    def __init__(self, name: str, spec: namespace_table.Module):
         super().__init__(name, spec.doc)
         object.__setattr__(self, "_alias_spec", spec)
 
@@ -76,14 +76,14 @@ class RemovedModule(types.ModuleType):
     `import tensorflow.contrib.metrics` on a program's first lines must not kill a program that
     never reaches the line using it (TF 1.15 imported it fine). Submodules TF 1.15 had are
     RemovedModules too; any other name raises UnsupportedName (an AttributeError, so `hasattr`
-    works) naming the symbol, why, and what to use instead (`tables.REMOVED_HINTS`).
+    works) naming the symbol, why, and what to use instead (`namespace_table.REMOVED_HINTS`).
     """
 
     def __getattr__(self, attribute):
         if attribute.startswith("__") and attribute.endswith("__"):
             raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}")
         dotted = f"{self.__name__}.{attribute}"
-        if dotted in tables.MODULES:  # a deep module the tables do serve (contrib's evaluation)
+        if dotted in namespace_table.MODULES:  # a deep module the table serves (contrib's evaluation)
             return alias_module(dotted)
         submodule = removed_module(dotted)
         if submodule is not None:
@@ -96,17 +96,17 @@ class RemovedModule(types.ModuleType):
 
 def removed_message(module_name, attribute):
     """Why `module.attribute` is not available and what to do instead."""
-    hint_key = max((key for key in tables.REMOVED_HINTS
+    hint_key = max((key for key in namespace_table.REMOVED_HINTS
                     if module_name == key or module_name.startswith(key + ".")), key=len)
     return (f"{display_name(module_name)}.{attribute} is not available: the compat runner "
             f"serves TF 1.15's module {display_name(module_name)} only so that importing it "
-            f"works; {tables.REMOVED_HINTS[hint_key].rstrip('.')}.")
+            f"works; {namespace_table.REMOVED_HINTS[hint_key].rstrip('.')}.")
 
 
 def _known_removed(name: str) -> bool:
-    if name in tables.MODULES:
+    if name in namespace_table.MODULES:
         return False
-    contrib, estimator = tables.REMOVED_PREFIXES
+    contrib, estimator = namespace_table.REMOVED_PREFIXES
     if name.startswith(contrib + "."):
         return name[len(contrib) + 1:] in tf115_modules.CONTRIB
     if name.startswith(estimator + "."):
@@ -146,7 +146,7 @@ def _from_fallbacks(module_name, fallbacks, attribute):
     legacy_name = display_name(f"{module_name}.{attribute}")
     for fallback in fallbacks:
         if fallback.startswith("unsupported-attribute:"):
-            message = tables.UNSUPPORTED[fallback.split(":", 1)[1]]
+            message = namespace_table.UNSUPPORTED[fallback.split(":", 1)[1]]
             raise UnsupportedName(f"{legacy_name} is not available: {message}")
         value = getattr(resolve_target(fallback, module_name), attribute, _MISSING)
         if value is not _MISSING:
@@ -155,7 +155,7 @@ def _from_fallbacks(module_name, fallbacks, attribute):
 
 
 def resolve_target(target: str, legacy_name: str):
-    """The object a table target string names (see `tables` for the target kinds)."""
+    """The object a table target string names (see `namespace_table` for the target kinds)."""
     alternatives = target.split("|")
     for index, alternative in enumerate(alternatives):
         kind, _, path = alternative.partition(":")
@@ -173,7 +173,7 @@ def resolve_target(target: str, legacy_name: str):
             module = importlib.import_module(module_name)
             return getattr(module, attribute) if attribute else module
         if kind == "unsupported":
-            return _Unsupported(legacy_name, tables.UNSUPPORTED[path])
+            return _Unsupported(legacy_name, namespace_table.UNSUPPORTED[path])
         if kind == "bridge":
             value = _bridge_attribute(path)
             if value is not _MISSING:
@@ -209,7 +209,7 @@ def _real_tf_attribute(path):
 @functools.lru_cache(maxsize=None)
 def alias_module(name: str) -> AliasModule:
     """The single AliasModule for a legacy module path (one object per path per process)."""
-    return AliasModule(name, tables.MODULES[name])
+    return AliasModule(name, namespace_table.MODULES[name])
 
 
 def tf1_namespace() -> AliasModule:

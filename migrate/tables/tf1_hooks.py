@@ -2,7 +2,7 @@
 
 The one table both tools read: the codemod (`migrate/tables/estimator.py`: shipped names become
 `estimator_bridge.X`, the others are reported as MIG304) and the compat runner
-(`estimator_bridge/compat/tables.py`: `tf.estimator.X` is the bridge's name, else TF's
+(`estimator_bridge/compat/namespace_table.py`: `tf.estimator.X` is the bridge's name, else TF's
 `tf.compat.v1.train.X`). Pure data without imports, so the runner reads it without loading any
 of migrate's codemods (pyproject.toml's import contracts allow exactly this one edge).
 """

@@ -9,7 +9,7 @@ import tensorflow as tf
 
 import estimator_bridge
 from estimator_bridge import compat, layers
-from estimator_bridge.compat import namespace, tables
+from estimator_bridge.compat import namespace, namespace_table
 
 TF1 = compat.tf1_namespace()
 
@@ -37,7 +37,7 @@ def test_compat_v1_is_the_same_namespace_and_v2_is_current_tensorflow():
 
 
 def test_layers_point_at_estimator_bridge_layers():
-    for name in tables.LAYER_FUNCTIONS:
+    for name in namespace_table.LAYER_FUNCTIONS:
         assert getattr(TF1.layers, name) is getattr(layers, name)
     with pytest.raises(compat.UnsupportedName, match="tf.layers.separable_conv1d"):
         TF1.layers.separable_conv1d
@@ -175,7 +175,7 @@ def test_dunder_import_without_globals_is_the_caller_s():
 
 
 def all_targets():
-    for module_name, module in tables.MODULES.items():
+    for module_name, module in namespace_table.MODULES.items():
         for attribute, target in module.entries.items():
             yield f"{module_name}.{attribute}", target
         for fallback in module.fallbacks:
@@ -187,7 +187,7 @@ def test_every_table_target_exists(legacy_name, target):
     for alternative in target.split("|"):
         kind, _, path = alternative.partition(":")
         if kind == "module":
-            assert path in tables.MODULES, legacy_name
+            assert path in namespace_table.MODULES, legacy_name
         elif kind == "tf":
             assert namespace._real_tf_attribute(path) is not None  # raises if missing
         elif kind == "compat":
@@ -199,7 +199,7 @@ def test_every_table_target_exists(legacy_name, target):
             module = importlib.import_module(module_name)
             assert not attribute or callable(getattr(module, attribute)), legacy_name
         elif kind in ("unsupported", "unsupported-attribute"):
-            assert path in tables.UNSUPPORTED, legacy_name
+            assert path in namespace_table.UNSUPPORTED, legacy_name
         else:
             assert kind == "bridge", f"{legacy_name}: unknown target kind {kind!r}"
 
