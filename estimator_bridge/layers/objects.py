@@ -1,0 +1,151 @@
+"""The object forms (`Dense(3)` then `layer(x)`): one object shares its variables across calls."""
+
+from __future__ import annotations
+
+import inspect
+
+from estimator_bridge import layer_arguments as _arguments
+from estimator_bridge.layers.base import LayerObjectState, calling_object
+from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
+                                                 separable_conv2d)
+from estimator_bridge.layers.core import dense, dropout, flatten
+from estimator_bridge.layers.normalization import batch_normalization
+from estimator_bridge.layers.pooling import (average_pooling1d, average_pooling2d,
+                                             average_pooling3d, max_pooling1d, max_pooling2d,
+                                             max_pooling3d)
+
+
+class _LayerObject:
+    """Base of TF1's object API (`tf.layers.Dense(3)` then `layer(x)`), over the layer functions.
+
+    The configuration is taken at construction; the first call creates the variables in a scope
+    uniquified from the layer's name (`dense`, `dense_1`, ...), every later call of the same
+    object re-enters that scope with `reuse=True`, i.e. shares the variables, as TF 1.15 did.
+    """
+
+    _function = None
+    _default_name = None
+
+    def __init__(self, *args, name=None, **kwargs):
+        parameters = type(self)._parameters()
+        if len(args) > len(parameters):
+            raise TypeError(f"{type(self).__name__} takes at most {len(parameters)} positional "
+                            f"arguments ({len(args)} given)")
+        self._config = {p.name: p.default for p in parameters}
+        for parameter, value in zip(parameters, args):
+            self._config[parameter.name] = value
+        unknown = set(kwargs) - set(self._config) - {"dtype"}
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unexpected keyword arguments "
+                            f"{sorted(unknown)}; it accepts {sorted(self._config)}.")
+        self._config.update({k: v for k, v in kwargs.items() if k in self._config})
+        missing = [p.name for p in parameters if self._config[p.name] is inspect.Parameter.empty]
+        if missing:
+            raise TypeError(f"{type(self).__name__} missing required arguments: {missing}")
+        # TF 1.15 resolved names ("relu", "he_normal", "l2", "max_norm") in the constructor.
+        self._config = _arguments.resolve(self._config)
+        self._state = LayerObjectState(name or self._default_name)
+        self.name = name or self._default_name
+
+    # TF 1.15's constructor order where it differs from the function's (checked against the
+    # oracle's signatures by tests/estimator_bridge/test_layer_arguments.py).
+    _order = None
+    _defaults = None  # constructor defaults TF 1.15 spelled otherwise (same meaning)
+
+    @classmethod
+    def _parameters(cls):
+        """The constructor's parameters: the function's, minus the per-call ones, TF1's order."""
+        by_name = {p.name: p for p in inspect.signature(cls._function).parameters.values()
+                   if p.name not in ("inputs", "name", "reuse", "training")}
+        defaults = cls._defaults or {}
+        return [by_name[name].replace(default=defaults[name]) if name in defaults
+                else by_name[name] for name in (cls._order or by_name)]
+
+    @classmethod
+    def _signature(cls):
+        parameters = cls._parameters() + [
+            inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+            inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
+        return inspect.Signature(parameters)
+
+    def __call__(self, inputs, *args, **kwargs):
+        token = calling_object.set(self._state)
+        try:
+            outputs = type(self)._function(inputs, *args, **self._config, **kwargs)
+        finally:
+            calling_object.reset(token)
+        self.name = self._state.scope.name.rsplit("/", 1)[-1]
+        self.built = True
+        return outputs
+
+    apply = __call__
+    built = False
+
+    @property
+    def scope_name(self):
+        if self._state.scope is None:
+            raise ValueError(f'No name available for layer scope because the layer "{self.name}" '
+                             "has not been used yet. Call the layer before querying `scope_name`.")
+        return self._state.scope.name
+
+    @property
+    def variables(self):
+        return list(self._state.variables)
+
+    weights = variables
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self._state.variables if v.trainable]
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self):
+        return [v for v in self._state.variables if not v.trainable]
+
+    non_trainable_weights = non_trainable_variables
+
+    @property
+    def updates(self):
+        return list(self._state.updates)
+
+
+def _object_layer(class_name, function, default_name, extra_doc="", order=None, defaults=None):
+    """A layer class whose calls run `function` (staticmethod: no bound `self`).
+
+    Not `tf.layers.Layer`, the base for user-defined layers with build()/call(): that one is not
+    provided (it is Keras-1 machinery).
+    """
+    doc = (f"`tf.layers.{class_name}`: object form of `{function.__name__}` (variables shared "
+           f"by every call of one object).{extra_doc}")
+    cls = type(class_name, (_LayerObject,), {"_function": staticmethod(function),
+                                              "_default_name": default_name, "__doc__": doc,
+                                              "_order": order, "_defaults": defaults})
+    cls.__signature__ = cls._signature()  # what inspect.signature shows: TF 1.15's
+    return cls
+
+
+Dense = _object_layer("Dense", dense, "dense")
+Conv1D = _object_layer("Conv1D", conv1d, "conv1d")
+Conv2D = _object_layer("Conv2D", conv2d, "conv2d")
+Conv2DTranspose = _object_layer("Conv2DTranspose", conv2d_transpose, "conv2d_transpose")
+MaxPooling1D = _object_layer("MaxPooling1D", max_pooling1d, "max_pooling1d")
+MaxPooling2D = _object_layer("MaxPooling2D", max_pooling2d, "max_pooling2d")
+AveragePooling1D = _object_layer("AveragePooling1D", average_pooling1d, "average_pooling1d")
+AveragePooling2D = _object_layer("AveragePooling2D", average_pooling2d, "average_pooling2d")
+Flatten = _object_layer("Flatten", flatten, "flatten", defaults={"data_format": None})
+Conv3D = _object_layer("Conv3D", conv3d, "conv3d")
+SeparableConv2D = _object_layer("SeparableConv2D", separable_conv2d, "separable_conv2d")
+MaxPooling3D = _object_layer("MaxPooling3D", max_pooling3d, "max_pooling3d")
+AveragePooling3D = _object_layer("AveragePooling3D", average_pooling3d, "average_pooling3d")
+Dropout = _object_layer("Dropout", dropout, "dropout",
+                        " Call it as `layer(inputs, training=...)`.")
+BatchNormalization = _object_layer(
+    "BatchNormalization", batch_normalization, "batch_normalization",
+    " Call it as `layer(inputs, training=...)`; `layer.updates` holds its moving-average updates.",
+    order=("axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
+           "gamma_initializer", "moving_mean_initializer", "moving_variance_initializer",
+           "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint",
+           "renorm", "renorm_clipping", "renorm_momentum", "fused", "trainable",
+           "virtual_batch_size", "adjustment"))
