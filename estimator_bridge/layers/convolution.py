@@ -13,6 +13,17 @@ from estimator_bridge.layers.base import (layer_scope, as_input_tensor, check_ra
 tf1 = tf.compat.v1
 
 
+def _input_channels(inputs, data_format, layer_name) -> int:
+    """The inputs' channel count, which the kernel's shape needs (Keras-1's error when unknown)."""
+    channel_axis = 1 if data_format == "channels_first" else -1
+    input_dim = tf.compat.dimension_value(inputs.shape[channel_axis])
+    if input_dim is None:
+        raise ValueError(
+            f"The channel dimension of the inputs to {layer_name} should be defined. "
+            f"Found `None` in shape {inputs.shape}.")
+    return input_dim
+
+
 def _conv(rank, default_name, inputs, filters, kernel_size, strides, padding, data_format,
           dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
           kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
@@ -27,12 +38,7 @@ def _conv(rank, default_name, inputs, filters, kernel_size, strides, padding, da
     data_format = normalize_data_format(data_format)
     with layer_scope(name, default_name, reuse) as scope:
         check_rank(inputs, scope.name, expected_rank=rank + 2)
-        channel_axis = 1 if data_format == "channels_first" else -1
-        input_dim = tf.compat.dimension_value(inputs.shape[channel_axis])
-        if input_dim is None:
-            raise ValueError(
-                f"The channel dimension of the inputs to {scope.name} should be defined. "
-                f"Found `None` in shape {inputs.shape}.")
+        input_dim = _input_channels(inputs, data_format, scope.name)
         dtype = weights_dtype(inputs, default_name)
         kernel = get_weight("kernel", list(kernel_size) + [input_dim, filters], dtype,
                              kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
@@ -68,10 +74,7 @@ def conv1d(inputs, filters, kernel_size, strides=1, padding="valid", data_format
            bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
            bias_constraint=None, trainable=True, name=None, reuse=None):
     """`tf.layers.conv1d`: variables `conv1d/kernel` (width, in, filters) and `conv1d/bias`."""
-    return _conv(1, "conv1d", inputs, filters, kernel_size, strides, padding, data_format,
-                 dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
-                 kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
-                 bias_constraint, trainable, name, reuse)
+    return _conv(1, "conv1d", **locals())  # every argument, by name
 
 
 @keras_arguments
@@ -81,10 +84,7 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
            kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
            kernel_constraint=None, bias_constraint=None, trainable=True, name=None, reuse=None):
     """`tf.layers.conv2d`: variables `conv2d/kernel` (h, w, in, filters) and `conv2d/bias`."""
-    return _conv(2, "conv2d", inputs, filters, kernel_size, strides, padding, data_format,
-                 dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
-                 kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
-                 bias_constraint, trainable, name, reuse)
+    return _conv(2, "conv2d", **locals())  # every argument, by name
 
 
 @keras_arguments
@@ -94,10 +94,7 @@ def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
            kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
            kernel_constraint=None, bias_constraint=None, trainable=True, name=None, reuse=None):
     """`tf.layers.conv3d`: variables `conv3d/kernel` (d, h, w, in, filters) and `conv3d/bias`."""
-    return _conv(3, "conv3d", inputs, filters, kernel_size, strides, padding, data_format,
-                 dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
-                 kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
-                 bias_constraint, trainable, name, reuse)
+    return _conv(3, "conv3d", **locals())  # every argument, by name
 
 
 @keras_arguments
@@ -122,12 +119,7 @@ def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="vali
     data_format = normalize_data_format(data_format)
     with layer_scope(name, "separable_conv2d", reuse) as scope:
         check_rank(inputs, scope.name, expected_rank=4)
-        channel_axis = 1 if data_format == "channels_first" else -1
-        input_dim = tf.compat.dimension_value(inputs.shape[channel_axis])
-        if input_dim is None:
-            raise ValueError(
-                f"The channel dimension of the inputs to {scope.name} should be defined. "
-                f"Found `None` in shape {inputs.shape}.")
+        input_dim = _input_channels(inputs, data_format, scope.name)
         dtype = weights_dtype(inputs, "separable_conv2d")
         depthwise_kernel = get_weight(
             "depthwise_kernel", list(kernel_size) + [input_dim, depth_multiplier], dtype,
@@ -176,12 +168,7 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
             raise ValueError(
                 f"Inputs should have rank 4. Received input shape: {inputs.shape} ({scope.name})")
         channels_first = data_format == "channels_first"
-        channel_axis = 1 if channels_first else -1
-        input_dim = tf.compat.dimension_value(inputs.shape[channel_axis])
-        if input_dim is None:
-            raise ValueError(
-                f"The channel dimension of the inputs to {scope.name} should be defined. "
-                f"Found `None` in shape {inputs.shape}.")
+        input_dim = _input_channels(inputs, data_format, scope.name)
         dtype = weights_dtype(inputs, "conv2d_transpose")
         kernel = get_weight("kernel", list(kernel_size) + [filters, input_dim], dtype,
                              kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
