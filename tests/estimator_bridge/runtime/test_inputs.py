@@ -1,0 +1,89 @@
+"""input_fn -> distributed batches: TPUEstimator's batch sizes and the steps the data holds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import estimator_bridge as tpu
+from estimator_bridge.runtime import distribute, inputs
+
+PER_HOST_V1 = tpu.InputPipelineConfig.PER_HOST_V1
+PER_HOST_V2 = tpu.InputPipelineConfig.PER_HOST_V2
+
+
+@pytest.mark.parametrize("tpu_semantics, mode, expected", [
+    (False, PER_HOST_V1, (32, 32)),   # CPU path: input_fn and model_fn both see the global batch
+    (True, PER_HOST_V1, (32, 8)),     # input_fn builds G, each of 4 replicas gets G/4 rows
+    (True, PER_HOST_V2, (8, 8)),      # input_fn builds G/4 per replica
+])
+def test_batch_sizes_follow_tpuestimator(tpu_semantics, mode, expected):
+    assert inputs.batch_sizes(global_batch_size=32, num_replicas=4, tpu_semantics=tpu_semantics,
+                              deployment_mode=mode) == expected
+
+
+def test_a_global_batch_not_divisible_by_the_replicas_is_refused():
+    with pytest.raises(ValueError, match=r"train batch size 30 must be divisible by number of "
+                                         r"replicas 4.*\(e.g. 32\)"):
+        inputs.batch_sizes(global_batch_size=30, num_replicas=4, tpu_semantics=True,
+                           deployment_mode=PER_HOST_V1)
+
+
+def make(input_fn, *, replicas, global_batch_size=8, **tpu_config):
+    config = tpu.RunConfig(tpu_config=tpu.TPUConfig(num_shards=replicas, **tpu_config))
+    deployment = distribute.choose_deployment(config, use_tpu=replicas > 1)
+    data = inputs.make_input(input_fn, mode=tpu.ModeKeys.TRAIN, params={}, config=config,
+                             deployment=deployment, global_batch_size=global_batch_size)
+    data.strategy = deployment.strategy
+    return data
+
+
+ROWS = np.arange(40, dtype=np.float32).reshape(20, 2)
+
+
+def test_steps_available_counts_global_batches():
+    seen = {}
+
+    def input_fn(params):
+        seen.update(params)
+        return tf.data.Dataset.from_tensor_slices((ROWS, ROWS[:, 0])).batch(
+            params["batch_size"], drop_remainder=True)
+
+    data = make(input_fn, replicas=1)
+    assert seen == {"batch_size": 8}
+    assert (data.steps_available, data.per_replica_batch_size, data.has_labels) == (2, 8, True)
+    assert data.element_spec[0].shape.as_list() == [8, 2]
+
+
+def test_on_two_replicas_each_gets_a_contiguous_half_of_the_global_batch():
+    def input_fn(params):
+        return tf.data.Dataset.from_tensor_slices(ROWS).batch(params["batch_size"],
+                                                              drop_remainder=True)
+
+    data = make(input_fn, replicas=2)
+    assert (data.steps_available, data.per_replica_batch_size, data.has_labels) == (2, 4, False)
+    features, labels = next(iter(data.dataset))
+    parts = [part.numpy() for part in data.strategy.experimental_local_results(features)]
+    np.testing.assert_array_equal(parts[0], ROWS[0:4])
+    np.testing.assert_array_equal(parts[1], ROWS[4:8])
+
+
+def test_infinite_and_unknown_lengths():
+    def repeated(params):
+        return tf.data.Dataset.from_tensor_slices(ROWS).repeat().batch(8, drop_remainder=True)
+
+    def filtered(params):
+        return tf.data.Dataset.from_tensor_slices(ROWS).filter(
+            lambda row: row[0] > 3).batch(8, drop_remainder=True)
+
+    assert make(repeated, replicas=1).steps_available is None
+    assert make(filtered, replicas=1).steps_available == inputs.UNKNOWN_STEPS == -1
+
+
+def test_tpu_cores_need_static_shapes():
+    def input_fn(params):
+        return tf.data.Dataset.from_tensor_slices(ROWS).batch(params["batch_size"])
+
+    with pytest.raises(ValueError, match=r"must have static shape.*drop_remainder=True"):
+        make(input_fn, replicas=2)
