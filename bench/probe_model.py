@@ -1,4 +1,4 @@
-"""The benchmark's model and data: the DESIGN.md section 6 probe (8 -> 16 relu -> 3, GD 0.1).
+"""The benchmark's model and data: the probe program of docs/architecture.md (8-16-3, GD 0.1).
 
 Shared by every current-TensorFlow workload so that only the execution machinery differs.
 The TF 1.15 workload (`tf115_workload.py`, Python 3.7) builds the same model with the same data.
@@ -15,7 +15,7 @@ GLOBAL_BATCH_SIZE = 32
 
 
 def probe_arrays():
-    """Features (256, 8) float32 and labels (256,) int32, exactly as DESIGN.md section 6."""
+    """Features (256, 8) float32 and labels (256,) int32, exactly as docs/architecture.md states."""
     features = np.random.RandomState(0).randn(NUM_ROWS, NUM_FEATURES).astype(np.float32)
     labels = ((features[:, 0] > 0).astype(np.int32) + (features[:, 1] > 1).astype(np.int32))
     return features, labels.astype(np.int32)

@@ -1,8 +1,9 @@
 """TF 1.15 baseline: the probe model under tf.contrib.tpu.TPUEstimator(use_tpu=False); one JSON line.
 
-Runs inside oracle A (CPython 3.7, so no annotations-only syntax here). On the CPU path TF 1.15
-runs one Session.run per step whatever iterations_per_loop says (FEASIBILITY.md section 5), so
---steps-per-loop only goes into the config. Timing: a hook notes wall time after every step.
+Runs inside oracle A (CPython 3.7, so no annotations-only syntax here). On the CPU path TF 1.15 runs
+one Session.run per step whatever iterations_per_loop says (docs/architecture.md, "TF 1.15 on the
+CPU path"), so --steps-per-loop only goes into the config. Timing: a hook notes wall time after
+every step.
 
 Usage: .oracle/tf115/bin/python bench/tf115_workload.py --steps-per-loop K --steps N
 """

@@ -1,7 +1,7 @@
 """RunConfig, TPUConfig and InputPipelineConfig with the legacy signatures, validated at birth.
 
 The fields and defaults are those of TF 1.15's `tf.contrib.tpu.RunConfig` / `TPUConfig`
-(TPUESTIMATOR_SEMANTICS.md section 2); the error messages are the legacy ones where legacy code
+(docs/semantics.md section 2); the error messages are the legacy ones where legacy code
 might test for them, otherwise they name the field, the value and the fix.
 """
 

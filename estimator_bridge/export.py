@@ -2,7 +2,7 @@
 
 Export in TPUEstimator never called input_fn and always ran the CPU path: model_fn in PREDICT
 mode on the serving receiver's features, `params` without `batch_size` and with
-`use_tpu=False` (TPUESTIMATOR_SEMANTICS.md section 8). The bridge does exactly what TF 1.15's
+`use_tpu=False` (docs/semantics.md section 8). The bridge does exactly what TF 1.15's
 Estimator did, in a TF1 graph: call the `serving_input_receiver_fn` (placeholders), call
 model_fn, restore the checkpoint into the graph's variables by TF1 name, and write a
 SavedModel with `tf.compat.v1.saved_model.Builder` into a timestamped directory, tagged

@@ -1,7 +1,7 @@
 """SessionRunHooks between traced loops: begin / before_run / after_run / end, as on a TPU.
 
 TPUEstimator on a TPU ran one `Session.run` per `iterations_per_loop` steps, so user hooks saw
-one before_run/after_run per loop (TPUESTIMATOR_SEMANTICS.md section 7). The bridge has no
+one before_run/after_run per loop (docs/semantics.md section 7). The bridge has no
 Session: a loop is one traced `tf.function` call. Hooks run in Python around that call, once
 per loop, with TF1's own objects (`SessionRunArgs`, `SessionRunContext`, `SessionRunValues`):
 

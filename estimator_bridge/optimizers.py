@@ -3,9 +3,9 @@
 On a TPU, `CrossShardOptimizer` scales each shard's loss by 1/R (reduction MEAN) and sums the
 gradients with `cross_replica_sum`. Under a tf.distribute replica context a v1 optimizer's
 `apply_gradients` already SUM-reduces gradients across replicas (`merge_call` ->
-`batch_reduce_to(SUM)`), so this class only scales the loss and delegates: adding another
-all-reduce would count every gradient R times (FEASIBILITY.md section 1, item 5). On one replica
-it changes nothing, exactly like the legacy class on a one-core TPU.
+`batch_reduce_to(SUM)`), so this class only scales the loss and delegates: adding another all-reduce
+would count every gradient R times (docs/architecture.md, "Gradients on several replicas"). On one
+replica it changes nothing, exactly like the legacy class on a one-core TPU.
 """
 
 from __future__ import annotations

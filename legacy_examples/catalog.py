@@ -127,11 +127,11 @@ EXAMPLES: tuple[LegacyExample, ...] = (
                    "batch_normalization_5/beta", "batch_normalization_5/moving_variance",
                    "dense/kernel", "dense/bias", "global_step"),
         start_state=CKPT0,
-        # Fused batch norm + Nesterov momentum at lr 0.8 amplify per-op float differences
-        # (conv/BN kernels differ from TF 1.15's by ~1e-6 with oneDNN off, DESIGN.md 5) over 40
-        # steps. Measured through the bridge (paths a and b, TF 2.21): losses at every step
-        # within 1e-6, eval loss 1.8e-6 (accuracies identical), predictions 6.1e-6 of the row's
-        # scale, final weights 1.1e-5 of their RMS. Held to 5e-6 / 2e-5 / 5e-5.
+        # Fused batch norm + Nesterov momentum at lr 0.8 amplify per-op float differences (conv/BN
+        # kernels differ from TF 1.15's by ~1e-6 with oneDNN off, docs/architecture.md) over 40
+        # steps. Measured through the bridge (paths a and b, TF 2.21): losses at every step within
+        # 1e-6, eval loss 1.8e-6 (accuracies identical), predictions 6.1e-6 of the row's scale,
+        # final weights 1.1e-5 of their RMS. Held to 5e-6 / 2e-5 / 5e-5.
         section_rtol={"eval": 5e-6, "predictions": 2e-5, "variables": 5e-5},
         exercises="ResNet-style: conv + tf.layers.batch_normalization (fused) + UPDATE_OPS, "
                   "projection shortcut, L2 weight decay, Nesterov momentum, staircase "

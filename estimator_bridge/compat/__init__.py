@@ -14,8 +14,8 @@ In a process that runs legacy code, also call `apply_tf1_behavior()` (v1 TensorS
 global TensorFlow state.
 
 What it holds is data (`namespace_table.py`); `namespace.py` builds the modules, `imports.py`
-serves them to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with no TF2
-equivalent.
+serves them to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with
+no TF2 equivalent.
 """
 
 from estimator_bridge.compat.behavior import apply_tf1_behavior

@@ -2,7 +2,7 @@
 
 TPUEstimator passes only the arguments a function declares (`features` always; `labels`, `mode`,
 `params`, `config` when present), requires `params` (the batch size travels in it) and hands
-every call a deep copy of the user's params (TPUESTIMATOR_SEMANTICS.md sections 3 and 4). Its
+every call a deep copy of the user's params (docs/semantics.md sections 3 and 4). Its
 `_ModelFnWrapper` added `batch_size` (the per-replica batch) and `use_tpu` to that copy,
 accepted a TPUEstimatorSpec or a plain EstimatorSpec, and on the CPU path called `scaffold_fn`.
 `ModelFunction` binds all of that once (params, config, mode, batch size); `ModelOutputs` is

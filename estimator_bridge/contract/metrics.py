@@ -1,11 +1,11 @@
 """eval_metrics and host_call: tensors gathered from the replicas, fn run once on the host.
 
 TPUEstimator outfed each replica's tensors, concatenated them on the host in replica order along
-axis 0 and called `metric_fn` / the host_call fn once per step (TPUESTIMATOR_SEMANTICS.md
-section 5). v1 metrics need a replica context and plain variables, so metric_fn runs in the
-main thread under a host-only variable cache of CPU variables (FEASIBILITY.md section 3); the
-final values come from calling metric_fn once more on zero-length inputs, whose update ops add
-nothing, and reading its value tensors: this works whatever order a metric builds its ops in.
+axis 0 and called `metric_fn` / the host_call fn once per step (docs/semantics.md section 5). v1
+metrics need a replica context and plain variables, so metric_fn runs in the main thread under a
+host-only variable cache of CPU variables (docs/architecture.md, "Metrics on the host"); the final
+values come from calling metric_fn once more on zero-length inputs, whose update ops add nothing,
+and reading its value tensors: this works whatever order a metric builds its ops in.
 """
 
 from __future__ import annotations

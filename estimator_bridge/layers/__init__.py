@@ -12,7 +12,7 @@ rely on three things besides the arithmetic: TF1 variable names (`dense/kernel`,
   name is given), so uniquification (`dense`, `dense_1`), `reuse=`, enclosing scopes and re-entered
   scopes behave as in TF1. The counters live in the graph's variable-scope store, hence restart per
   `tf.Graph`; inside `tf.function` they restart per trace when the trace has fresh v1 collections
-  (the bridge's variable cache provides them, see DESIGN.md section 3).
+  (the bridge's variable cache provides them, see docs/architecture.md).
 * Every variable comes from `tf.compat.v1.get_variable`, so the bridge's name-keyed variable
   cache (a `tf.variable_creator_scope`) sees each request under its TF1 name.
 * The arithmetic uses the same TF ops, in the same order, as TF 1.15's Keras-1 layer code

@@ -3,8 +3,9 @@
 model_fn runs once on placeholders of the per-replica shapes (those the traced step sees) in a
 throwaway `tf.Graph`; the variable cache records every request (name, initial value, dtype,
 aggregation...) and then creates them all in cross-replica context under `strategy.scope()`.
-Afterwards each trace only hits the cache: one trace per function, and no variable is ever
-created inside a replica thread (MirroredStrategy cannot lift such initialisers; FEASIBILITY.md section 1, item 7).
+Afterwards each trace only hits the cache: one trace per function, and no variable is ever created
+inside a replica thread (MirroredStrategy cannot lift such initialisers; docs/architecture.md,
+"Variables before the first trace").
 """
 
 from __future__ import annotations

@@ -3,10 +3,10 @@
 Saving writes every cached variable under its TF1 name (`dense/kernel`, `global_step`,
 `dense/kernel/Adam`, `beta1_power`) with one `SaveV2` op, read in cross-replica context (the
 aggregated value of a sync-on-read variable, the common value of a mirrored one); TF 1.15's
-TPUEstimator reads these files back. Restoring reads tensors by name with
-`tf.train.load_checkpoint` and assigns them in cross-replica context, which updates every
-replica's copy: a v1 `Saver` restoring the primary component of a mirrored variable restores
-replica 0 only and the replicas silently diverge (FEASIBILITY.md section 6).
+TPUEstimator reads these files back. Restoring reads tensors by name with `tf.train.load_checkpoint`
+and assigns them in cross-replica context, which updates every replica's copy: a v1 `Saver`
+restoring the primary component of a mirrored variable restores replica 0 only and the replicas
+silently diverge (docs/architecture.md, "Checkpoints and warm starts").
 """
 
 from __future__ import annotations

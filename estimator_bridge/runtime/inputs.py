@@ -1,6 +1,6 @@
 """input_fn -> a distributed dataset of (features, labels) batches, with TPUEstimator's batch sizes.
 
-`params['batch_size']` follows TPUESTIMATOR_SEMANTICS.md section 2: the global batch G on the
+`params['batch_size']` follows docs/semantics.md section 2: the global batch G on the
 CPU path; with R emulated TPU cores and PER_HOST_V1 (the default), input_fn builds G and each
 replica's model_fn sees a contiguous slice of G/R rows; with PER_HOST_V2 input_fn builds G/R and
 replica k gets the k-th consecutive batch. input_fn may return a Dataset (elements `features` or

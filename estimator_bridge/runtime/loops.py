@@ -161,7 +161,8 @@ class EvalLoop:
     """`loop(iterator, num_steps) -> (loss_sum float32, steps)`; metric updates on the host.
 
     Runs outside `strategy.scope()`: v1 metrics need a replica context and fail under a
-    cross-replica scope (FEASIBILITY.md section 3). metric_fn's variables live in `host_cache`.
+    cross-replica scope (docs/architecture.md, "Metrics on the host"). metric_fn's variables live in
+    `host_cache`.
     """
 
     def __init__(self, *, deployment, cache, host_cache, model_function, has_labels):

@@ -4,7 +4,7 @@ One traced step per call (`strategy.run` of a pruned TF1-style graph: only the p
 fetched, as TF1's `session.run(predictions)`), predictions gathered from the replicas in replica
 order. With R emulated TPU cores every batch must have the global batch size, so a short last
 batch is zero-padded to it and the padding rows are dropped on the host (TPUEstimator's
-`_PaddingSignals`, TPUESTIMATOR_SEMANTICS.md section 3); users never see them.
+`_PaddingSignals`, docs/semantics.md section 3); users never see them.
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 Why: every trace of a tf.function (and every replica thread of MirroredStrategy) runs model_fn
 again, and TF1 code creates its variables there (`get_variable`, v1 optimizer slots, the global
-step, v1 metric locals). tf.function only accepts variables created once, on the first call,
-and MirroredStrategy cannot lift initialisers created inside replica threads
-(FEASIBILITY.md section 1). The cache answers every request by its TF1 name: the first request
-creates the variable eagerly (in cross-replica context, so it becomes a distributed variable),
-every later trace and replica gets the same object. Names stay the TF1 names (`dense/kernel`,
-`global_step`, `dense/kernel/Momentum`), which keeps checkpoints interchangeable with TF1.
+step, v1 metric locals). tf.function only accepts variables created once, on the first call, and
+MirroredStrategy cannot lift initialisers created inside replica threads (docs/architecture.md,
+"Variables before the first trace"). The cache answers every request by its TF1 name: the first
+request creates the variable eagerly (in cross-replica context, so it becomes a distributed
+variable), every later trace and replica gets the same object. Names stay the TF1 names
+(`dense/kernel`, `global_step`, `dense/kernel/Momentum`), which keeps checkpoints interchangeable
+with TF1.
 
 `begin_trace()` gives each trace fresh v1 graph collections (the v1 variable store, variable
 scope counts, UPDATE_OPS, LOSSES...), as a new TF1 graph did, and re-registers each returned

@@ -2,9 +2,10 @@
 
 TF1 overrode variable initializers: `WarmStartSettings` (Estimator's `warm_start_from`) and
 `tf.compat.v1.train.init_from_checkpoint` (called in model_fn, often through TPUEstimator's
-`scaffold_fn`, as BERT does) made the initial value come from a checkpoint, so they took effect
-only when model_dir had no checkpoint to restore. In a traced loop the same call would build
-restore ops that re-run at every step (FEASIBILITY.md section 6). The bridge therefore:
+`scaffold_fn`, as BERT does) made the initial value come from a checkpoint, so they took effect only
+when model_dir had no checkpoint to restore. In a traced loop the same call would build restore ops
+that re-run at every step (docs/architecture.md, "Checkpoints and warm starts"). The bridge
+therefore:
 
 * intercepts `init_from_checkpoint` while model_fn runs (`intercepting()`): TF's own code
   resolves the assignment map (names, scopes, shapes, its errors) and, where it would set an

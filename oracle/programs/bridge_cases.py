@@ -6,9 +6,10 @@ Each case is a TPUEstimator program written once; only the API module differs:
     cores: use_tpu=True, TPUConfig(num_shards=R), same global batch).
 
 Per-step losses are read from the `loss` summaries in model_dir (save_summary_steps=1; see
-tests/support/events.py), never from hooks, so both flavours are measured the same way.
-Cases with random initialisers start from `--init-dir`, a folder holding a TF1-written
-`model.ckpt-0` (DESIGN.md section 5): the bridge then starts from TF 1.15's exact weights.
+tests/support/events.py), never from hooks, so both flavours are measured the same way. Cases with
+random initialisers start from `--init-dir`, a folder holding a TF1-written `model.ckpt-0`
+(docs/architecture.md, "Goldens come from deterministic programs"): the bridge then starts from TF
+1.15's exact weights.
 
 Usage: python bridge_cases.py FLAVOUR CASE MODEL_DIR [--init-dir DIR] [--replicas R]
 Prints one JSON line. Must run on CPython 3.7 + TF 1.15 and on CPython 3.11 + TF 2.21.
@@ -165,7 +166,7 @@ def build_model_fn(api, case, use_tpu):
                 grads, _ = tf1.clip_by_global_norm(grads, clip_norm=5.0)
                 apply_op = optimizer.apply_gradients(list(zip(grads, tvars)), global_step=global_step)
                 # BERT grouped the increment with the train op, unordered (a race in a TF1
-                # graph, DESIGN.md section 5); ordered here so that the golden is deterministic.
+                # graph, docs/architecture.md); ordered here so that the golden is deterministic.
                 with tf1.control_dependencies([apply_op]):
                     train_op = global_step.assign(global_step + 1)
             else:

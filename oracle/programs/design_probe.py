@@ -1,4 +1,4 @@
-"""The reference program of DESIGN.md section 6, runnable on every TensorFlow we compare.
+"""The probe program of docs/architecture.md, runnable on every TensorFlow we compare.
 
 It is written once and run in three flavours so that the numbers can only differ by the
 TensorFlow underneath, never by the program:

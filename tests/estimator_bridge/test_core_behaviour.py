@@ -1,7 +1,7 @@
 """TPUEstimator behaviour the legacy code relies on: params, inputs, loops, files, metrics, host_call.
 
 Numbers against TF 1.15 live in test_core_regression.py; here each test pins one rule of
-TPUESTIMATOR_SEMANTICS.md on a tiny model and asserts the artifact it produces.
+docs/semantics.md on a tiny model and asserts the artifact it produces.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Expected numbers come from `core_goldens/tf115_cases.json` and `design_probe_tf115.json`,
 recorded by `core_goldens/record.py` in the TF 1.15 oracle (re-recorded live by the oracle
 test `test_core_oracle.py`). Cases with random initialisers start from TF 1.15's own
-`model.ckpt-0` (DESIGN.md section 5), so the weights are identical at step 0.
+`model.ckpt-0` (docs/architecture.md), so the weights are identical at step 0.
 
 Every number goes through the suite's one comparison (tests/support/numbers.py: relative to
 max(|value|, 1e-3, the RMS of its tensor)). Measured on one device (TF 2.21, 2026-11-23), max
@@ -90,7 +90,7 @@ def test_resume_continues_where_the_first_train_call_stopped(goldens, tmp_path):
 
 
 def test_design_probe_matches_tf115_at_the_logged_steps(tmp_path):
-    """DESIGN.md section 6, unchanged program with `import estimator_bridge as tpu`."""
+    """The probe program (docs/architecture.md), unchanged with `import estimator_bridge as tpu`."""
     golden = json.loads(DESIGN_PROBE_GOLDEN_FILE.read_text())
     bridge = run_json(current_python(), DESIGN_PROBE, "bridge", str(tmp_path / "model"))
     assert sorted(bridge["train_loss"]) == sorted(golden["train_loss"]) == ["1", "100", "2", "50"]

@@ -1,4 +1,4 @@
-"""Both oracles run the DESIGN.md section 6 program and must agree with each other.
+"""Both oracles run the probe program (docs/architecture.md) and must agree with each other.
 
 This is the anchor of every regression in this repository: if TF 1.15's tf.contrib.tpu and
 TF 2.15's tf.compat.v1.estimator.tpu disagree on the same program, no golden can be trusted.

@@ -3,11 +3,11 @@
     .venv/bin/python -m tests.estimator_bridge.core_goldens.record [--new-initial-checkpoints]
 
 For every case it runs the program twice in `.oracle/tf115` from the same initial checkpoint
-and refuses to record unless both runs agree exactly (DESIGN.md section 5: a golden must come
+and refuses to record unless both runs agree exactly (docs/architecture.md: a golden must come
 from a deterministic program). Cases with random initialisers start from `init/<case>/
 model.ckpt-0`, written once by TF 1.15 itself (`--new-initial-checkpoints` rewrites them; only
 needed when a case's variables change). Output: `tf115_cases.json` and
-`design_probe_tf115.json` (oracle/programs/design_probe.py, DESIGN.md section 6) beside this file.
+`design_probe_tf115.json` (oracle/programs/design_probe.py, the probe program) beside this file.
 The oracle test `test_core_oracle.py` re-records live and asserts equality with the file.
 """
 
@@ -62,7 +62,7 @@ def run_case(case: str, flavour: str = "tf115", python=None, extra=()) -> dict:
 
 
 def record_design_probe() -> dict:
-    """The DESIGN.md section 6 program on TF 1.15, run twice and checked for determinism."""
+    """The probe program on TF 1.15, run twice and checked for determinism."""
     results = []
     for _ in range(2):
         with tempfile.TemporaryDirectory() as model_dir:
