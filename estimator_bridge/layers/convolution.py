@@ -24,6 +24,13 @@ def _input_channels(inputs, data_format, layer_name) -> int:
     return input_dim
 
 
+def _bias(use_bias, filters, dtype, initializer, regularizer, trainable, constraint):
+    """The `bias` weight of a convolution (`[filters]`), or None without `use_bias`."""
+    if not use_bias:
+        return None
+    return get_weight("bias", [filters], dtype, initializer, regularizer, trainable, constraint)
+
+
 def _conv(rank, default_name, inputs, filters, kernel_size, strides, padding, data_format,
           dilation_rate, activation, use_bias, kernel_initializer, bias_initializer,
           kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
@@ -42,10 +49,8 @@ def _conv(rank, default_name, inputs, filters, kernel_size, strides, padding, da
         dtype = weights_dtype(inputs, default_name)
         kernel = get_weight("kernel", list(kernel_size) + [input_dim, filters], dtype,
                              kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
-        bias = None
-        if use_bias:
-            bias = get_weight("bias", [filters], dtype, bias_initializer, bias_regularizer,
-                               trainable, bias_constraint)
+        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
+                     bias_constraint)
         if padding == "causal":
             left_pad = dilation_rate[0] * (kernel_size[0] - 1)
             causal = [[0, 0], [left_pad, 0], [0, 0]] if data_format == "channels_last" else \
@@ -127,10 +132,8 @@ def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="vali
         pointwise_kernel = get_weight(
             "pointwise_kernel", [1, 1, depth_multiplier * input_dim, filters], dtype,
             pointwise_initializer, pointwise_regularizer, trainable, pointwise_constraint)
-        bias = None
-        if use_bias:
-            bias = get_weight("bias", [filters], dtype, bias_initializer, bias_regularizer,
-                               trainable, bias_constraint)
+        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
+                     bias_constraint)
         tf_format = tf_data_format(data_format, 2)
         step = (1,) + strides + (1,) if data_format == "channels_last" else (1, 1) + strides
         outputs = tf1.nn.separable_conv2d(inputs, depthwise_kernel, pointwise_kernel,
@@ -172,10 +175,8 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
         dtype = weights_dtype(inputs, "conv2d_transpose")
         kernel = get_weight("kernel", list(kernel_size) + [filters, input_dim], dtype,
                              kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
-        bias = None
-        if use_bias:
-            bias = get_weight("bias", [filters], dtype, bias_initializer, bias_regularizer,
-                               trainable, bias_constraint)
+        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
+                     bias_constraint)
         dynamic_shape = tf.shape(inputs)
         h_axis, w_axis = (2, 3) if channels_first else (1, 2)
         out_height = _deconv_output_length(dynamic_shape[h_axis], kernel_size[0], padding,
