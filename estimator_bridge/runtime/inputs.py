@@ -1,9 +1,8 @@
 """input_fn -> a distributed dataset of (features, labels) batches, with TPUEstimator's batch sizes.
 
-`params['batch_size']` follows docs/semantics.md section 2: the global batch G on the
-CPU path; with R emulated TPU cores and PER_HOST_V1 (the default), input_fn builds G and each
-replica's model_fn sees a contiguous slice of G/R rows; with PER_HOST_V2 input_fn builds G/R and
-replica k gets the k-th consecutive batch. input_fn may return a Dataset (elements `features` or
+The batch sizes are TPUEstimator's (`contract/batching.py`, docs/semantics.md section 2); here
+they become datasets: with PER_HOST_V1 each replica's model_fn sees a contiguous slice of the
+global batch, with PER_HOST_V2 replica k gets the k-th consecutive batch. input_fn may return a Dataset (elements `features` or
 `(features, labels)`), a `(features, labels)` tuple of tensors, or features alone; tensors are
 repeated as one constant batch (they are evaluated once, eagerly: a random op in input_fn is
 not re-drawn every step as it was in a TF1 session).
@@ -15,7 +14,7 @@ import dataclasses
 
 import tensorflow as tf
 
-from estimator_bridge.contract import calling
+from estimator_bridge.contract import batching, calling
 from estimator_bridge.config import InputPipelineConfig
 
 
@@ -42,24 +41,6 @@ class DistributedInput:
 
 
 UNKNOWN_STEPS = -1
-
-
-def batch_sizes(*, global_batch_size, num_replicas, tpu_semantics, deployment_mode):
-    """(batch size for input_fn, batch size for model_fn), as TPUEstimator computed them."""
-    if global_batch_size is None:
-        return None, None
-    if not tpu_semantics:
-        return global_batch_size, global_batch_size
-    if global_batch_size % num_replicas:
-        raise ValueError(
-            f"train batch size {global_batch_size} must be divisible by number of replicas "
-            f"{num_replicas}: the global batch is split evenly across the TPU cores. Use a "
-            f"batch size that is a multiple of {num_replicas} (e.g. "
-            f"{(global_batch_size // num_replicas + 1) * num_replicas}) or change num_shards.")
-    per_replica = global_batch_size // num_replicas
-    if deployment_mode == InputPipelineConfig.PER_HOST_V2:
-        return per_replica, per_replica
-    return global_batch_size, per_replica
 
 
 def _as_dataset(result, input_fn):
@@ -104,7 +85,7 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
             f"TPUConfig(per_host_input_for_training={tpu_config.per_host_input_for_training!r}) "
             "is not supported by the bridge on several replicas; use True (PER_HOST_V1) or "
             "InputPipelineConfig.PER_HOST_V2.")
-    input_batch, model_batch = batch_sizes(
+    input_batch, model_batch = batching.batch_sizes(
         global_batch_size=global_batch_size, num_replicas=num_replicas,
         tpu_semantics=deployment.tpu_semantics, deployment_mode=deployment_mode)
     input_params = dict(params)
