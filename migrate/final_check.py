@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from migrate.existence import Verdict, exists
 from migrate.findings import Finding, Location
+from migrate.forks import fork_findings
 from migrate.tables.hints import hint_for
 
 ROOTS = ("tensorflow", "tensorflow_estimator", "estimator_bridge")
@@ -231,7 +232,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     except (SyntaxError, ValueError):
         return []  # the engine reports unparsable files; nothing to resolve here
     refs = references(tree)
-    if not refs:
+    forks = fork_findings(tree)
+    if not refs and not forks:
         return []
     mapping = line_map(original, output)
     where = {f.location.line for f in existing if f.location.cell is None}
@@ -253,6 +255,9 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
                 first_use[verdict.missing][2].append(line)
             else:
                 first_use[verdict.missing] = (ref, line, [])
+    for line, column, message, hint in forks:
+        findings.append(Finding(Location(mapping[line - 1] if 0 < line <= len(mapping) else line, column),
+                                "MIG307", message, hint))
     for ref, line, more in first_use.values():
         verdict = exists(ref.name)
         # Counts, not line numbers: --annotate's markers must read the same after lines shift.

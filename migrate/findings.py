@@ -50,6 +50,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("MIG304", Severity.WARNING, "tf.estimator API that estimator_bridge does not provide"),
     Code("MIG305", Severity.WARNING, "TF 1.x name that no longer exists in TensorFlow"),
     Code("MIG306", Severity.ERROR, "import of a module or name that does not exist: the module will not import"),
+    Code("MIG307", Severity.WARNING, "vendored fork of TF 1.x tpu_estimator.py: use estimator_bridge instead"),
 )}
 
 

@@ -208,3 +208,21 @@ def test_an_unsupported_name_with_a_known_replacement_names_it_in_the_hint():
     source = "import tensorflow as tf\nll = tf.contrib.crf.crf_log_likelihood(1, 2, 3)\n"
     _, [finding] = migrate_text(source, "module.py")
     assert finding.code == "MIG301" and finding.hint.startswith("tfa.text.crf_log_likelihood")
+
+
+def test_a_vendored_tpu_estimator_fork_and_its_importers_are_named():
+    fork = ("import tensorflow as tf\n"
+            "from tensorflow.contrib.tpu.python.tpu import tpu_config\n"
+            "class TPUEstimatorSpec(object):\n"
+            "  pass\n"
+            "class TPUEstimator(object):\n"
+            "  def __init__(self, model_fn=None, train_cache_fn=None):\n"
+            "    self.cache = train_cache_fn\n")
+    assert ("MIG307", 5) in [(f.code, f.location.line) for f in migrate_text(fork, "tpu_estimator.py")[1]]
+    user = ("import tensorflow as tf\n"
+            "import tpu_estimator\n"
+            "est = tpu_estimator.TPUEstimator(model_fn=None, train_cache_fn=lambda m: m, eval_cache_fn=None)\n")
+    [finding] = migrate_text(user, "train.py")[1]
+    assert (finding.code, finding.location.line) == ("MIG307", 2)
+    assert "1 call here passes train_cache_fn/eval_cache_fn" in finding.hint
+    assert "estimator_bridge.TPUEstimator" in finding.hint
