@@ -55,14 +55,15 @@ def migrate_file(path: str) -> FileResult:
                                                     "make it readable, fix the symlink, or leave it out of the paths"),),
                           skipped=True)
     try:
-        # Cheap answers first (no libcst, ~1 ms): the cache only holds results that needed the
-        # full pipeline, so that a cleared file costs no cache lookup or write.
-        quick = None if path.endswith(".ipynb") else quick_result(data, path)
-        if quick is not None:
-            return quick
+        # Cheap answers first: the cache (one hash and one file read; it holds only results that
+        # needed the full pipeline, so that a cleared file costs no cache write), then the
+        # pre-filter (no libcst, a CPython parse).
         cached = cache.load(path, data)
         if cached is not None:
             return cached
+        quick = None if path.endswith(".ipynb") else quick_result(data, path)
+        if quick is not None:
+            return quick
         result = migrate_source(data, path)
         cache.store(result)
         return result

@@ -15,9 +15,9 @@ import tokenize
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from migrate.codemods import PIPELINE
+from migrate.codemods.base import PassContext
 from migrate.codemods.fused import fuse
 from migrate.codemods.unsupported import FindingCollector
 from migrate.final_check import check as check_names
@@ -135,13 +135,13 @@ def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE,
     collector = FindingCollector(pipeline)
     rewrite = rewrite_for(pipeline)
     scratch = {} if source is None else {"source": source, "ast": tree}
-    context = CodemodContext(filename=filename, scratch=scratch)
+    context = PassContext(filename=filename, scratch=scratch)
     original = module
     first = module = rewrite(context, collector).transform_module(module)
     if verify:
         for _ in range(MAX_PASSES - 1):
             before = module.code
-            module = rewrite(CodemodContext(filename=filename), None).transform_module(cst.parse_module(before))
+            module = rewrite(PassContext(filename=filename), None).transform_module(cst.parse_module(before))
             if module.code == before:
                 break
         if module.code != first.code:

@@ -100,6 +100,7 @@ class _Analysis:
         self.params: dict[tuple[int, int], tuple[str, Scope]] = {}  # params, def and class names
         self.imports: dict[tuple[int, int], tuple[ast.AST, Scope]] = {}
         self.string_accesses: list[tuple[str, Scope]] = []
+        self.statement_scopes: dict[tuple[int, int], Scope] = {}   # where each statement runs
         self._lines = _LINES.split(text)
         self._store_order: dict[int, tuple] = {}   # id(ast Name stored) -> where libcst counts it
         self._visit_body(tree.body, self.module)
@@ -146,6 +147,7 @@ class _Analysis:
     # ---- walk (libcst's ScopeVisitor order of scopes) -------------------------------------------
     def _visit_body(self, body, scope: Scope) -> None:
         for statement in body:
+            self.statement_scopes[self.position(statement)] = scope
             self._visit(statement, scope, None)
 
     def _visit(self, node, scope: Scope, top) -> None:
@@ -499,3 +501,8 @@ class ModuleNames:
                 if analysis.position(other.node) in wanted:
                     return True
         return False
+
+    def statement_scope(self, statement: cst.CSTNode) -> Scope | None:
+        """The scope a (small) statement runs in, as an identity to compare (libcst: its scope)."""
+        located = starts(self.module, [statement])
+        return self.analysis.statement_scopes.get(located.get(id(statement)))

@@ -16,7 +16,7 @@ import re
 from typing import Sequence
 
 import libcst as cst
-from libcst.codemod import VisitorBasedCodemodCommand
+from dataclasses import dataclass, field
 from libcst.metadata import QualifiedNameSource, ScopeProvider
 
 from migrate.codemods.call_arguments import translate, unsupported_keywords  # noqa: F401 (re-exported)
@@ -108,8 +108,28 @@ def module_bindings(module: cst.Module) -> dict[str, str]:
     return bindings
 
 
-class TableRewrite(VisitorBasedCodemodCommand):
-    """Rewrite references that `lookup` claims (the fused pass gives `lookup`)."""
+@dataclass
+class PassContext:
+    """What the engine tells a pass about the module: its file name, and in `scratch` its source
+    text ("source") and CPython tree ("ast") when the engine has them."""
+
+    filename: str = "<string>"
+    scratch: dict = field(default_factory=dict)
+
+
+class TableRewrite(cst.CSTTransformer):
+    """Rewrite references that `lookup` claims (the fused pass gives `lookup`).
+
+    A plain CSTTransformer (not a libcst codemod command: importing libcst.codemod pulls in
+    libcst.matchers, ~1 s of start-up per process on this machine, for nothing this pass uses)."""
+
+    def __init__(self, context: PassContext) -> None:
+        super().__init__()
+        self.context = context
+        self.start_state()
+
+    def transform_module(self, module: cst.Module) -> cst.Module:
+        return module.visit(self)
 
 
     def start_state(self) -> None:
@@ -141,6 +161,12 @@ class TableRewrite(VisitorBasedCodemodCommand):
         if scope is None:
             return set()
         return {q.name for q in scope.get_qualified_names_for(node) if q.source == QualifiedNameSource.IMPORT}
+
+    def statement_scope(self, statement: cst.CSTNode):
+        """An identity of the scope a small statement runs in (function, class or module)."""
+        if self.names is not None:
+            return self.names.statement_scope(statement)
+        return self.scope_of(statement)
 
     def scope_of(self, node: cst.CSTNode):
         """libcst's scope of `node` (fallback path only: computed on first use)."""

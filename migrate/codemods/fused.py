@@ -8,13 +8,11 @@ costs one scope analysis per module instead of one per codemod.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from typing import ClassVar
 
 import libcst as cst
-from libcst.codemod import Codemod as LibcstCodemod, CodemodContext
 
-from migrate.codemods.base import TableRewrite, dotted_name
+from migrate.codemods.base import PassContext, TableRewrite, dotted_name
 from migrate.codemods.registry import Codemod
 from migrate.codemods.unsupported import FindingCollector
 from migrate.resolve import Match
@@ -26,12 +24,8 @@ class FusedRewrite(TableRewrite):
     DESCRIPTION = "Every migrate codemod in one traversal."
     PIPELINE: ClassVar[tuple[Codemod, ...]] = ()
 
-    def __init__(self, context: CodemodContext, collector: FindingCollector | None = None) -> None:
-        # Not super().__init__: libcst's MatcherDecoratableTransformer.__init__ scans every method
-        # of the instance for matcher decorators (this package has none), ~5% of a file's time.
-        LibcstCodemod.__init__(self, context)
-        cst.CSTTransformer.__init__(self)
-        self.start_state()
+    def __init__(self, context: PassContext, collector: FindingCollector | None = None) -> None:
+        super().__init__(context)
         self.collector = collector
         self._use(self.PIPELINE)
 
@@ -45,13 +39,6 @@ class FusedRewrite(TableRewrite):
         self._call_findings = [c.call_findings for c in codemods if c.call_findings]
         self._statement_findings = [c.statement_findings for c in codemods if c.statement_findings]
 
-    # No matcher decorators: visit like a plain CSTTransformer, without libcst's per-node matcher
-    # bookkeeping (~9% of a file's time).
-    on_visit = cst.CSTTransformer.on_visit
-    on_leave = cst.CSTTransformer.on_leave
-    on_visit_attribute = cst.CSTTransformer.on_visit_attribute
-    on_leave_attribute = cst.CSTTransformer.on_leave_attribute
-
     @classmethod
     def lookup(cls, canonical_name: str, raw_name: str, call: cst.Call | None) -> Match | None:
         for codemod in cls.PIPELINE:
@@ -63,12 +50,6 @@ class FusedRewrite(TableRewrite):
     def _collect(self, node: cst.CSTNode) -> None:
         if self.collector is not None:
             self.collector.check(node, self.import_names(node), self._calls.get(id(node)))
-
-    @contextmanager
-    def _handle_metadata_reference(self, module: cst.Module):
-        # No libcst metadata: names come from migrate/names.py, and the module is used as is
-        # (libcst's MetadataWrapper would deep-copy it; the engine never reuses the tree).
-        yield module
 
     # ---- visits ----------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:

@@ -23,7 +23,6 @@ import re
 from typing import Callable
 
 import libcst as cst
-from libcst.metadata import ScopeProvider
 
 from migrate.codemods.base import dotted_name
 from migrate.codemods.registry import Codemod
@@ -172,7 +171,7 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
 
 def _scope_of(rewrite, line: cst.SimpleStatementLine):
     """The libcst scope (function or module) a statement line runs in, or None."""
-    return rewrite.get_metadata(ScopeProvider, line.body[0], None) if line.body else None
+    return rewrite.statement_scope(line.body[0]) if line.body else None
 
 
 def _compile_receiver(line: cst.SimpleStatementLine) -> str | None:
