@@ -26,6 +26,29 @@ class _LayerObject:
     _function = None
     _default_name = None
 
+    # TF 1.15's Keras-1 layer methods that tf.layers called internally; a subclass overriding
+    # one (tensorflow/tpu EfficientNet's TpuBatchNormalization overrides `_moments`) changed
+    # the layer's arithmetic there, but these objects run the layer functions and would never
+    # call the override.
+    _KERAS1_INTERNALS = frozenset({
+        "call", "build", "compute_output_shape", "add_weight", "_moments",
+        "_assign_moving_average", "_fused_batch_norm", "_get_training_value",
+        "_calculate_mean_and_var", "_renorm_correction_and_moments", "_compute_causal_padding"})
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_function" in vars(cls):  # a tf.layers class of this module (_object_layer)
+            return
+        overridden = sorted(name for name in vars(cls) if name in _LayerObject._KERAS1_INTERNALS)
+        if overridden:
+            base = next(b.__name__ for b in cls.__mro__[1:] if "_function" in vars(b))
+            raise TypeError(
+                f"{cls.__name__} subclasses tf.layers.{base} and overrides {overridden}: "
+                "estimator_bridge's tf.layers objects run TF 1.15's layer functions, not Keras-1 "
+                "layers, so the override would never be called. Write the layer on "
+                "tf.keras.layers.Layer (or drop the override if it does not change the "
+                "arithmetic on your devices).")
+
     def __init__(self, *args, name=None, **kwargs):
         parameters = type(self)._parameters()
         if len(args) > len(parameters):

@@ -233,3 +233,19 @@ def test_layer_norm_needs_fully_defined_parameter_dimensions():
         x = tf1.placeholder(tf.float32, [2, None])
         with pytest.raises(ValueError, match=r"shape\(inputs\)\[-1:\] is not fully defined"):
             layers.layer_norm(x)
+
+
+def test_a_subclass_overriding_keras1_internals_is_refused_not_silently_ignored():
+    """EfficientNet's TpuBatchNormalization overrides `_moments` of tf.layers.BatchNormalization;
+    the bridge's objects run the layer functions and would never call it (issue 17)."""
+    with pytest.raises(TypeError, match=r"TpuBatchNormalization subclasses "
+                                        r"tf.layers.BatchNormalization and overrides \['_moments'\]"):
+        class TpuBatchNormalization(layers.BatchNormalization):  # noqa: F841
+            def _moments(self, inputs, reduction_axes, keep_dims):
+                return None
+
+    class NamedBatchNormalization(layers.BatchNormalization):  # only __init__: fine
+        def __init__(self, name="tpu_batch_normalization", **kwargs):
+            super().__init__(name=name, **kwargs)
+
+    assert NamedBatchNormalization().name == "tpu_batch_normalization"
