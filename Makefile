@@ -82,6 +82,7 @@ corpus-audit: env corpus
 goldens: env oracles
 	$(PY) -m verify.goldens
 	$(PY) -m tests.estimator_bridge.core_goldens.record
+	$(PY) -m tests.estimator_bridge.goldens.record
 
 clean:
 	rm -rf $(VENV) .oracle
