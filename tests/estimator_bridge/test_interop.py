@@ -116,12 +116,11 @@ def test_evaluate_and_predict_without_a_checkpoint_warm_start_as_tf115(tmp_path,
     bridge = bridge_fresh(tmp_path / "bridge", source, where)
     assert sorted(bridge["eval"]) == sorted(oracle["eval"])
     for key, value in oracle["eval"].items():
-        np.testing.assert_allclose(bridge["eval"][key], value, rtol=TOLERANCE, err_msg=key)
-    np.testing.assert_allclose(bridge["logits"], oracle["logits"], rtol=TOLERANCE,
-                               atol=TOLERANCE)
+        assert_close(bridge["eval"][key], value, rtol=TOLERANCE, what=f"eval {key}")
+    assert_close(bridge["logits"], oracle["logits"], rtol=TOLERANCE, what="predicted logits")
     # The logits really are the source's: a cold start (kernel KERNEL_INIT) gives others.
     kernel = tf.train.load_checkpoint(source).get_tensor("dense/kernel")
     bias = tf.train.load_checkpoint(source).get_tensor("dense/bias")
-    np.testing.assert_allclose(oracle["logits"], model.SERVING_INPUTS @ kernel + bias,
-                               rtol=1e-5, atol=1e-6)
+    assert_close(oracle["logits"], model.SERVING_INPUTS @ kernel + bias, rtol=TOLERANCE,
+                 what="TF 1.15's logits vs the source checkpoint's")
     assert not list(tmp_path.glob("bridge/model.ckpt*"))  # evaluate/predict never save

@@ -5,23 +5,30 @@ wrote it (issue 17: the things real programs hit). It runs unchanged in the TF 1
 `python -m estimator_bridge.run`, and after `estimator-migrate` (tests/support/three_sides.py);
 the JSON line each prints must agree, and what TF 1.15 rejects must be rejected the same way.
 
-Tolerance rtol 1e-6 / atol 1e-6 on trained numbers: measured at most 1.5e-8 absolute between
-TF 1.15 and either current side after 4 GradientDescent steps (float32 rounding order); the
-evaluation losses printed are identical.
+Tolerance rtol 1e-6 on trained numbers by the suite's one comparison (tests/support/numbers.py:
+relative to max(|value|, 1e-3, the tensor's RMS); no atol): measured at most 1.5e-8 absolute
+between TF 1.15 and either current side after 4 GradientDescent steps (float32 rounding order);
+the evaluation losses printed are identical.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT
 from tests.support.three_sides import run_side
 
 pytestmark = pytest.mark.oracle
 
 PATTERNS = REPO_ROOT / "tests" / "estimator_bridge" / "real_patterns"
-RTOL = ATOL = 1e-6
+RTOL = 1e-6
+# layers_by_name.py: conv2d/bias (~8e-3) and batch_normalization/beta (0 at the start, ~7.7e-4
+# after 4 Momentum steps) are moved by gradients that sum over every position of the batch and
+# largely cancel, so float32 summation order shows more than elsewhere. Measured on both current
+# sides (2026-11-23): conv2d/bias 1.59e-6, beta 1.89e-6 (1.9e-9 absolute); every other number
+# <= 7.1e-7. Held to 3e-6 (the atol 1e-6 used before allowed 1.3e-3 of beta's value).
+RTOL_OF = {"conv2d/bias": 3e-6, "batch_normalization/beta": 3e-6}
 
 
 def assert_same_numbers(actual: dict, expected: dict, where: str):
@@ -33,8 +40,7 @@ def assert_same_numbers(actual: dict, expected: dict, where: str):
                 isinstance(value, list) and all(isinstance(v, str) for v in value)):
             assert actual[key] == value, f"{where}: {key}"
         else:
-            np.testing.assert_allclose(actual[key], value, rtol=RTOL, atol=ATOL,
-                                       err_msg=f"{where}: {key}")
+            assert_close(actual[key], value, rtol=RTOL_OF.get(key, RTOL), what=f"{where}: {key}")
 
 
 def three_sides(program, args, tmp_path, sides=("oracle", "runner", "migrated")):

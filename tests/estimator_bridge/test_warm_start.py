@@ -10,6 +10,7 @@ import tensorflow as tf
 
 import estimator_bridge as tpu
 from tests.estimator_bridge import interop_model as model
+from tests.support.numbers import assert_close
 
 tf1 = tf.compat.v1
 
@@ -202,7 +203,7 @@ def test_export_without_a_checkpoint_exports_the_warm_start_checkpoint(source, t
     served = tf.saved_model.load(os.fsdecode(export_dir)).signatures["serving_default"](
         x=tf.constant(model.SERVING_INPUTS))
     expected = model.SERVING_INPUTS @ tensor(source, "dense/kernel") + tensor(source, "dense/bias")
-    np.testing.assert_allclose(served["logits"].numpy(), expected, rtol=1e-5, atol=1e-6)
+    assert_close(served["logits"].numpy(), expected, rtol=1e-6, what="served logits")
     with pytest.raises(ValueError, match="Couldn't find trained model"):
         make_estimator(tmp_path / "cold", export_to_tpu=False).export_saved_model(
             str(tmp_path / "export"),
