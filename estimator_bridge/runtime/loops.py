@@ -36,6 +36,15 @@ def _distinct(ops) -> list:
     return unique
 
 
+def _global_step_reads(deployment):
+    """CPU path: model_fn's unordered global-step reads after the increment see the step's
+    start, as TF 1.15's session.run did (step_reads.py); TPU cores keep program order."""
+    if deployment.tpu_semantics:
+        return contextlib.nullcontext()
+    return step_reads.reads_at_step_start(tf.compat.v1.train.get_global_step(),
+                                          deployment.strategy)
+
+
 class TrainLoop:
     """`loop(iterator, num_steps) -> float32 losses[num_steps]`, one trace for all calls.
 
@@ -86,7 +95,7 @@ class TrainLoop:
             self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
 
     def _replica_step(self, features, labels):
-        with self._cache.scope(), self._global_step_reads():
+        with self._cache.scope(), _global_step_reads(self._deployment):
             outputs = self._model_function(features, _labels_or_none(labels, self._has_labels))
             self.hooks = outputs.hooks
             hook_tensors = self.hook_tensors.collect(outputs.hooks)
@@ -98,14 +107,6 @@ class TrainLoop:
                 with tf.control_dependencies([outputs.train_op]):
                     host_tensors = tf.nest.map_structure(tf.identity, host_tensors)
         return loss, host_tensors, hook_tensors, outputs.train_op
-
-    def _global_step_reads(self):
-        """CPU path: model_fn's unordered global-step reads after the increment see the step's
-        start, as TF 1.15's session.run did (step_reads.py); TPU cores keep program order."""
-        if self._deployment.tpu_semantics:
-            return contextlib.nullcontext()
-        return step_reads.reads_at_step_start(tf.compat.v1.train.get_global_step(),
-                                              self._deployment.strategy)
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
@@ -240,14 +241,6 @@ class EvalLoop:
                                                   list(results[1:1 + num_metric_tensors]))
         hook_tensors = list(results[1 + num_metric_tensors:])
         return results[0], metric_tensors, hook_tensors
-
-    def _global_step_reads(self):
-        """CPU path: model_fn's unordered global-step reads after the increment see the step's
-        start, as TF 1.15's session.run did (step_reads.py); TPU cores keep program order."""
-        if self._deployment.tpu_semantics:
-            return contextlib.nullcontext()
-        return step_reads.reads_at_step_start(tf.compat.v1.train.get_global_step(),
-                                              self._deployment.strategy)
 
     def _loop(self, iterator, num_steps):
         self.trace_count += 1
