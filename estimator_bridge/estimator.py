@@ -169,7 +169,8 @@ class _EstimatorBase:
             build.build_variables(
                 cache=self._cache,
                 model_function=self._model_function(mode, data.per_replica_batch_size),
-                element_spec=data.element_spec, has_labels=data.has_labels)
+                element_spec=data.element_spec, has_labels=data.has_labels,
+                tf_random_seed=self._config.tf_random_seed)
         self._init_from_checkpoint[mode] = init_from_checkpoint
         self._built_modes.add(mode)
 

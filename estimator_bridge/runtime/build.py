@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from estimator_bridge.runtime import initial_values
+
 
 def _placeholder(spec: tf.TensorSpec):
     """A placeholder of exactly the shape the traced step will see (no batch size forced onto
@@ -20,7 +22,8 @@ def _placeholder(spec: tf.TensorSpec):
     return tf.compat.v1.placeholder(spec.dtype, shape)
 
 
-def build_variables(*, cache, model_function, element_spec, has_labels) -> None:
+def build_variables(*, cache, model_function, element_spec, has_labels,
+                    tf_random_seed=None) -> None:
     """Runs model_fn (in its bound mode) on placeholders and creates the variables it asks for.
 
     Args:
@@ -28,13 +31,19 @@ def build_variables(*, cache, model_function, element_spec, has_labels) -> None:
       model_function: a `calling.ModelFunction` (bound to the mode and params['batch_size']).
       element_spec: `(features, labels)` spec of what one replica's model_fn receives
         (inputs.per_replica_spec).
+      tf_random_seed: RunConfig.tf_random_seed, the graph-level seed of the build graph (TF1
+        set it on the graph model_fn built).
     """
     features_spec, labels_spec = element_spec
-    with tf.Graph().as_default():
+    with tf.Graph().as_default() as graph:
+        if tf_random_seed is not None:
+            graph.seed = tf_random_seed
         features = tf.nest.map_structure(_placeholder, features_spec)
         labels = (tf.nest.map_structure(_placeholder, labels_spec)
                   if has_labels else None)
         with cache.recording() as recorded:
             tf.compat.v1.train.get_or_create_global_step()
             model_function(features, labels)
-    cache.create_recorded(recorded)
+        # TF1 computed initial values in this graph (its init op): initial_values.py says why.
+        values = initial_values.evaluate_in_graph(graph, cache.missing(recorded))
+    cache.create_recorded(recorded, values)

@@ -56,6 +56,28 @@ def read_tensor(reader, name: str, prefix: str):
         raise _damaged(prefix, repr(name), error) from error
 
 
+def _slice_info(variable):
+    """The SaveSliceInfo of a part of a partitioned variable (None for whole variables)."""
+    return getattr(variable, "_save_slice_info", None)
+
+
+def stored_name(name: str, variable) -> str:
+    """The checkpoint key of a variable: TF1 saved every part of a partitioned variable
+    (`v/part_0`, `v/part_1`) as a slice of one tensor named after the whole variable (`v`)."""
+    info = _slice_info(variable)
+    return info.full_name if info is not None else name
+
+
+def _part(value, variable):
+    """The part of a whole (partitioned) variable's checkpoint value that `variable` holds."""
+    info = _slice_info(variable)
+    if info is None:
+        return value
+    index = tuple(slice(offset, offset + size)
+                  for offset, size in zip(info.var_offset, info.var_shape))
+    return value[index]
+
+
 def restore(variables: dict, prefix: str, strategy) -> None:
     """Assigns each variable the checkpoint tensor of the same TF1 name.
 
@@ -65,7 +87,8 @@ def restore(variables: dict, prefix: str, strategy) -> None:
     """
     reader = open_checkpoint(prefix)
     stored = reader.get_variable_to_shape_map()
-    missing = [name for name in variables if name not in stored]
+    missing = [stored_name(name, variable) for name, variable in variables.items()
+               if stored_name(name, variable) not in stored]
     if missing:
         raise ValueError(
             f"checkpoint {prefix} has no tensor for the model variable(s) {missing}; it holds "
@@ -74,10 +97,14 @@ def restore(variables: dict, prefix: str, strategy) -> None:
             "start from an empty model_dir.")
     with strategy.scope():
         for name, variable in variables.items():
-            value = read_tensor(reader, name, prefix)
+            key = stored_name(name, variable)
+            value = read_tensor(reader, key, prefix)
+            if _slice_info(variable) is not None and \
+                    tuple(value.shape) == tuple(_slice_info(variable).full_shape):
+                value = _part(value, variable)
             if tuple(value.shape) != tuple(variable.shape):
                 raise ValueError(
-                    f"checkpoint {prefix} stores {name!r} with shape {tuple(value.shape)}, the "
+                    f"checkpoint {prefix} stores {key!r} with shape {tuple(value.shape)}, the "
                     f"model's variable has shape {tuple(variable.shape)}. The model changed "
                     "since the checkpoint was written: use a new model_dir.")
             variable.assign(tf.cast(value, variable.dtype))
@@ -109,9 +136,13 @@ class CheckpointWriter:
         names = list(variables)
         with strategy.scope():
             tensors = [tf.convert_to_tensor(variables[name].read_value()) for name in names]
+        # Parts of a partitioned variable are slices of one tensor, as TF1's Saver wrote them.
+        slices = [_slice_info(variables[name]).spec if _slice_info(variables[name]) else ""
+                  for name in names]
         with tf.device("/cpu:0"):
-            tf.raw_ops.SaveV2(prefix=prefix, tensor_names=names,
-                              shape_and_slices=[""] * len(names), tensors=tensors)
+            tf.raw_ops.SaveV2(prefix=prefix,
+                              tensor_names=[stored_name(name, variables[name]) for name in names],
+                              shape_and_slices=slices, tensors=tensors)
         # Crash safety (TF1 Saver's order): SaveV2 renames its files into place only when they
         # are complete, then the state file is replaced atomically (temp file + rename) to name
         # them, and only then are the oldest checkpoints deleted. Deleting first let a SIGKILL

@@ -195,8 +195,8 @@ class VariableCache:
     def recording(self):
         """Records variable requests (inside a throwaway graph) instead of creating them.
 
-        Yields a list that receives `(key, kwargs)` per new request; `create_recorded()` then
-        makes them all eagerly in cross-replica context.
+        Yields a list that receives `(key, kwargs, graph_variable)` per new request;
+        `create_recorded()` then makes them all eagerly in cross-replica context.
         """
         recorded = []
         self._recording = recorded
@@ -207,25 +207,40 @@ class VariableCache:
         finally:
             self._recording = None
 
-    def create_recorded(self, recorded) -> None:
+    def missing(self, recorded) -> dict:
+        """{key: graph variable} of the recorded requests the cache does not hold yet."""
+        return {key: variable for key, _, variable in recorded if key not in self._variables}
+
+    def create_recorded(self, recorded, initial_values=None) -> None:
         """Creates the recorded variables eagerly (under the strategy's scope).
 
-        A variable initialised from another variable's value (`ExponentialMovingAverage`'s
-        shadows and other slots made from `var.initialized_value()`: a graph tensor, not an
-        initializer) gets the value TF1's initializers gave it: its build graph runs in a
-        Session in which every variable created before it holds the bridge's initial value.
+        Args:
+          recorded: what `recording()` yielded.
+          initial_values: {key: numpy value} computed in the build graph by TF1's init op
+            (initial_values.py). A request without one whose initial value is a graph tensor
+            reading other variables (`ExponentialMovingAverage`'s shadows, slots made from
+            `var.initialized_value()`) gets the value TF1's initializers gave it: its build graph
+            runs in a Session in which every variable created before it holds the bridge's
+            initial value. The others are evaluated eagerly.
         """
+        initial_values = initial_values or {}
         session = None
         try:
-            for key, kwargs in recorded:
+            for key, kwargs, graph_variable in recorded:
                 if key in self._variables:
                     continue
-                if _needs_graph(kwargs.get("initial_value")):
+                value = initial_values.get(key)
+                if value is None and _needs_graph(kwargs.get("initial_value")):
                     if session is None:
                         session = _BuildGraphSession(kwargs["initial_value"].graph)
-                    kwargs = dict(kwargs, initial_value=session.value_of(
-                        kwargs["initial_value"], self._recorded_variables, self._initial_values))
-                self._create_eagerly(key, kwargs)
+                    value = session.value_of(
+                        kwargs["initial_value"], self._recorded_variables, self._initial_values)
+                variable = self._create_eagerly(key, kwargs, value)
+                # A part of a partitioned variable: the variable store set its slice of the
+                # full variable on the graph variable after creation; checkpoints need it.
+                slice_info = getattr(graph_variable, "_save_slice_info", None)
+                if slice_info is not None and getattr(variable, "_save_slice_info", None) is None:
+                    variable._set_save_slice_info(slice_info)  # pylint: disable=protected-access
         finally:
             if session is not None:
                 session.close()
@@ -265,7 +280,7 @@ class VariableCache:
             graph_name = getattr(variable, "_shared_name", key)
             if graph_name != key:
                 self._recorded_names[graph_name] = key
-            self._recording.append((key, dict(kwargs)))
+            self._recording.append((key, dict(kwargs), variable))
             self._recorded_variables[key] = variable
             return variable
         if self._local_cache is not None and self._is_local_request(kwargs):
@@ -277,8 +292,11 @@ class VariableCache:
         self._register(variable, kwargs)
         return variable
 
-    def _create_eagerly(self, key, kwargs):
-        initial_value = _initial_value_fn(key, kwargs.get("initial_value"))
+    def _create_eagerly(self, key, kwargs, value=None):
+        if value is not None:
+            initial_value = lambda: value  # noqa: E731 (computed in the build graph)
+        else:
+            initial_value = _initial_value_fn(key, kwargs.get("initial_value"))
         creation = {k: kwargs[k] for k in _CREATION_KWARGS if kwargs.get(k) is not None}
         creation["name"] = key
         with self._lock, tf.init_scope():

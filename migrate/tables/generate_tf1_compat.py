@@ -30,6 +30,12 @@ DENY = {
     "nn.softmax_cross_entropy_with_logits",  # TF2 back-propagates into labels
 }
 
+# Same signature, different behaviour when one of these arguments is passed: such calls move.
+DENY_KEYWORDS = {
+    # v1 fills a value with fewer elements than `shape` with its last element (graph semantics,
+    # TF 1.15); TF2 broadcasts only scalars and raises otherwise.
+    "constant": ("shape",),
+}
 API_PREFIX = "tensorflow._api.v2.compat.v1"
 
 
@@ -49,6 +55,14 @@ def _same_when_passed(v1_param, v2_param) -> bool:
     if _same_default(v1_param.default, v2_param.default):
         return True
     return v2_param.default is v2_param.empty and v1_param.default is None
+
+
+def _without(verdict, denied, v1):
+    """`verdict` (positional, keywords) minus the denied arguments, by name and by position."""
+    positional, keywords = verdict
+    names = list(_signature(v1).parameters)
+    first_denied = min(names.index(name) for name in denied)
+    return min(positional, first_denied), tuple(k for k in keywords if k not in denied)
 
 
 def compatible_call(v1, v2):
@@ -128,6 +142,8 @@ def walk(tf):
             if not missing and (v1 is v2 or (not callable(v1) and _equal(v1, v2))):
                 continue
             verdict = None if missing or relative in DENY else compatible_call(v1, v2)
+            if verdict is not None and relative in DENY_KEYWORDS:
+                verdict = _without(verdict, DENY_KEYWORDS[relative], v1)
             if verdict is None:
                 moved_names.add(relative)
             else:

@@ -216,7 +216,7 @@ COMPATIBLE_CALLS = {
     'autograph.to_graph': (2, ('entity', 'experimental_optional_features', 'recursive')),
     'batch_to_space': (1, ('block_shape', 'crops', 'input', 'name')),
     'boolean_mask': (2, ('axis', 'mask', 'name', 'tensor')),
-    'constant': (4, ('dtype', 'name', 'shape', 'value')),
+    'constant': (2, ('dtype', 'name', 'value')),
     'convert_to_tensor': (2, ('dtype', 'dtype_hint', 'name', 'value')),
     'data.experimental.Counter': (3, ('dtype', 'start', 'step')),
     'data.experimental.choose_from_datasets': (3, ('choice_dataset', 'datasets', 'stop_on_empty_dataset')),
