@@ -11,6 +11,7 @@ import collections
 import functools
 import re
 
+from estimator_bridge import arguments, session_config as session_config_lib
 from estimator_bridge.contract import cluster as cluster_lib
 
 # Sentinel for "not given", so that save_checkpoints_secs can default to 600 only when neither
@@ -78,11 +79,13 @@ _TPUConfigFields = collections.namedtuple("TPUConfig", [
 class TPUConfig(_TPUConfigFields):
     """TPU-related configuration (a frozen namedtuple, like TF 1.15's).
 
-    Only `iterations_per_loop`, `num_shards` and `per_host_input_for_training` change what the
-    bridge does: the first is the number of steps run by one traced call, `num_shards` is the
+    `iterations_per_loop` is the number of steps run by one traced call, `num_shards` the
     number of replicas to emulate when `use_tpu=True` (see `estimator_bridge.runtime.distribute`),
-    the third selects how input_fn is deployed. The other fields are validated and kept so that
-    legacy configs construct unchanged.
+    `per_host_input_for_training` selects how input_fn is deployed and
+    `initial_infeed_sleep_secs` delays train()'s first loop. The other fields accept their
+    TF 1.15 defaults; values the bridge cannot honour (model parallelism, spatial
+    partitioning, ...) raise NotImplementedError (`estimator_bridge.arguments`,
+    docs/arguments.md).
     """
 
     def __new__(cls, iterations_per_loop=2, num_shards=None, num_cores_per_replica=None,
@@ -118,6 +121,12 @@ class TPUConfig(_TPUConfigFields):
             raise ValueError(
                 "TPUConfig `experimental_host_call_every_n_steps` "
                 f"({experimental_host_call_every_n_steps!r}) must be a positive integer.")
+        arguments.check_all("TPUConfig", {
+            "num_cores_per_replica": num_cores_per_replica,
+            "input_partition_dims": input_partition_dims,
+            "tpu_job_name": tpu_job_name,
+            "eval_training_input_configuration": eval_training_input_configuration,
+            "experimental_host_call_every_n_steps": experimental_host_call_every_n_steps})
         config = super().__new__(
             cls, iterations_per_loop, num_shards, num_cores_per_replica,
             per_host_input_for_training, tpu_job_name, initial_infeed_sleep_secs,
@@ -187,6 +196,25 @@ class RunConfig:
                              ("log_step_count_steps", log_step_count_steps)):
             if value is not None and (not isinstance(value, (int, float)) or value < 0):
                 raise ValueError(f"RunConfig `{field}` ({value!r}) must be None or a number >= 0.")
+        arguments.check_all("RunConfig", {
+            "device_fn": device_fn, "protocol": protocol,
+            "experimental_distribute": experimental_distribute,
+            "experimental_max_worker_delay_secs": experimental_max_worker_delay_secs,
+            "session_creation_timeout_secs": session_creation_timeout_secs,
+            "keep_checkpoint_every_n_hours": keep_checkpoint_every_n_hours})
+        if evaluation_master not in (None, "") and evaluation_master != master:
+            raise NotImplementedError(
+                f"RunConfig(evaluation_master={evaluation_master!r}) differs from master "
+                f"({master!r}): estimator_bridge's evaluate() runs where train() runs (one "
+                "deployment per estimator). To run: drop evaluation_master, or evaluate with a "
+                "second estimator whose RunConfig names that master.")
+        if eval_distribute is not None and eval_distribute is not train_distribute:
+            raise NotImplementedError(
+                f"RunConfig(eval_distribute={eval_distribute!r}) is not the same strategy as "
+                "train_distribute: estimator_bridge's evaluate() runs on the strategy train() "
+                "runs on. To run: drop eval_distribute, or pass the same strategy object, or "
+                "evaluate with a second estimator whose train_distribute is that strategy.")
+        session_config_lib.apply(session_config)
         self._tpu_config = tpu_config or TPUConfig()
         self._master = master
         self._evaluation_master = master if evaluation_master is None else evaluation_master

@@ -10,6 +10,7 @@ import copy
 import logging
 import os
 import tempfile
+import time
 
 import numpy as np
 import tensorflow as tf
@@ -23,7 +24,8 @@ from estimator_bridge import export as export_lib
 from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
 from estimator_bridge.runtime.hook_runner import HookRunner
 from estimator_bridge.runtime import step_rate, warm_start
-from estimator_bridge.config import RunConfig
+from estimator_bridge import arguments
+from estimator_bridge.config import InputPipelineConfig, RunConfig
 from estimator_bridge.spec import ModeKeys
 from estimator_bridge.runtime.summaries import ScalarWriter
 from estimator_bridge.runtime.variables import VariableCache
@@ -41,6 +43,25 @@ def _check_steps(steps, max_steps):
         raise ValueError(f"Must specify steps > 0, given: {steps}")
     if max_steps is not None and max_steps <= 0:
         raise ValueError(f"Must specify max_steps > 0, given: {max_steps}")
+
+
+def _check_input_deployment(config, use_tpu):
+    """PER_SHARD_V1/BROADCAST on several emulated cores fail here, not at the first train().
+
+    A TPU named by master/cluster gives its replica count only when it is reached; then
+    runtime/inputs.py refuses them at the first call.
+    """
+    tpu_config = config.tpu_config
+    num_shards = tpu_config.num_shards or 1
+    if use_tpu and num_shards > 1 and tpu_config.input_deployment in (
+            InputPipelineConfig.PER_SHARD_V1, InputPipelineConfig.BROADCAST):
+        raise NotImplementedError(
+            f"TPUConfig(per_host_input_for_training="
+            f"{tpu_config.per_host_input_for_training!r}) on {num_shards} replicas is not "
+            "supported by estimator_bridge: per-shard input_fn calls and broadcast input have "
+            "no tf.distribute input mode that gives each replica TF1's batches. To run: pass "
+            "per_host_input_for_training=True (PER_HOST_V1: input_fn builds the global batch) "
+            "or InputPipelineConfig.PER_HOST_V2 (input_fn builds one replica's batch).")
 
 
 class _EstimatorBase:
@@ -100,12 +121,22 @@ class _EstimatorBase:
 
     # ---- export --------------------------------------------------------------------------
     def export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=None,
-                           as_text=False, checkpoint_path=None):
+                           as_text=False, checkpoint_path=None,
+                           experimental_mode=ModeKeys.PREDICT):
         """Writes a timestamped SavedModel for serving (see `estimator_bridge.export`).
 
         Returns:
           the export directory (bytes, as TF1 returned it).
+
+        Raises:
+          NotImplementedError: experimental_mode TRAIN or EVAL (only the serving metagraph).
         """
+        if experimental_mode != ModeKeys.PREDICT:
+            raise NotImplementedError(
+                f"export_saved_model(experimental_mode={experimental_mode!r}) is not supported "
+                "by estimator_bridge: it exports the serving (PREDICT) metagraph only; TRAIN and "
+                "EVAL metagraphs held TF1 Session training/eval ops. To run: drop "
+                "experimental_mode (PREDICT is the default).")
         self._check_export_targets()
         if not checkpoint_path and self.latest_checkpoint() is None and \
                 self._warm_start_settings is not None:
@@ -275,6 +306,8 @@ class _EstimatorBase:
             hook_runner = self._hook_runner(hooks, train_loop, pipeline.iterator,
                                             step_after_loop=lambda: train_loop.last_global_step)
             tf.summary.experimental.set_step(global_step)
+            # TF1's infeed thread slept this long before feeding the first batch.
+            time.sleep(self._config.tpu_config.initial_infeed_sleep_secs or 0)
             try:
                 controller.run_training(
                     plan,
@@ -461,6 +494,9 @@ class TPUEstimator(_EstimatorBase):
         if export_saved_model_api_version not in (1, 2):
             raise ValueError("export_saved_model_api_version should be 1 or 2; got "
                              f"{export_saved_model_api_version!r}.")
+        arguments.check_all("TPUEstimator", {"batch_axis": batch_axis,
+                                             "embedding_config_spec": embedding_config_spec})
+        _check_input_deployment(config, use_tpu)
         warm_start_settings = warm_start.settings_from(warm_start_from)
         super().__init__(model_fn, model_dir, config, params, use_tpu=use_tpu)
         self._warm_start_settings = warm_start_settings

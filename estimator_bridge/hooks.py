@@ -72,11 +72,21 @@ class HookFetchError(ValueError):
 class CheckpointSaverHook(_tf1_hooks.CheckpointSaverHook):
     """TF1's CheckpointSaverHook on the bridge: name-based TF1 checkpoints at loop boundaries.
 
-    Same arguments; `saver`/`scaffold` are not used (the bridge saves every model variable
-    under its TF1 name), `listeners` get `before_save/after_save(session, step)` with a
-    BridgeSession. Saves at the first loop boundary where `save_steps`/`save_secs` elapsed,
-    and at the end.
+    Same arguments; `saver`, `scaffold` and another `checkpoint_basename` raise (the bridge
+    saves every model variable under its TF1 name into model.ckpt-<step>; docs/arguments.md),
+    `listeners` get `before_save/after_save(session, step)` with a BridgeSession. Saves at the
+    first loop boundary where `save_steps`/`save_secs` elapsed, and at the end.
     """
+
+    def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None,
+                 checkpoint_basename="model.ckpt", scaffold=None, listeners=None,
+                 save_graph_def=True):
+        from estimator_bridge import arguments
+        arguments.check_all("CheckpointSaverHook", {
+            "saver": saver, "scaffold": scaffold, "checkpoint_basename": checkpoint_basename})
+        super().__init__(checkpoint_dir, save_secs=save_secs, save_steps=save_steps,
+                         checkpoint_basename=checkpoint_basename, listeners=listeners,
+                         save_graph_def=save_graph_def)
 
     def begin(self):
         self._global_step_tensor = tf1.train.get_global_step()

@@ -57,6 +57,33 @@ def _check_loss(loss, mode):
     return loss
 
 
+# Scaffold attributes that need a TF1 Session (init ops, init functions, a Saver...).
+_SESSION_SCAFFOLD_FIELDS = ("init_op", "init_feed_dict", "init_fn", "ready_op",
+                            "ready_for_local_init_op", "local_init_op", "local_init_feed_dict",
+                            "summary_op", "saver", "copy_from_scaffold")
+
+
+def check_scaffold(scaffold, where) -> None:
+    """An empty `tf.compat.v1.train.Scaffold()` is accepted; any field set raises.
+
+    Raises:
+      NotImplementedError: naming the fields; they configured the TF1 Session (initialisation,
+        readiness, saving), which the bridge does not have.
+    """
+    if scaffold is None:
+        return
+    given = [name for name in _SESSION_SCAFFOLD_FIELDS
+             if getattr(scaffold, "_" + name, None) is not None]
+    if given:
+        fields = ", ".join(f"{name}=..." for name in given)
+        raise NotImplementedError(
+            f"{where}: Scaffold({fields}) is not supported by estimator_bridge: these fields "
+            "configure the TF1 Session (its init ops, init_fn(scaffold, session), Saver), and the "
+            "bridge runs the model without a Session. To run: load pretrained weights with "
+            "tf.compat.v1.train.init_from_checkpoint inside model_fn or scaffold_fn (or "
+            "warm_start_from=...) and return tf.compat.v1.train.Scaffold() or no scaffold.")
+
+
 def _check_hooks(hooks, field):
     hooks = tuple(hooks or ())
     for hook in hooks:

@@ -19,7 +19,7 @@ import inspect
 
 import tensorflow as tf
 
-from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec
+from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec, check_scaffold
 
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config", "self"}
 
@@ -183,23 +183,30 @@ class ModelFunction:
         spec = call_model_fn(self.model_fn, features=features, labels=labels, mode=self.mode,
                              params=self._params, config=self._config,
                              around_user_code=self._around_user_code)
-        return _normalise(spec, self.mode, self.model_fn, self._around_user_code)
+        return _normalise(spec, self.mode, self.model_fn, self._around_user_code,
+                          is_chief=getattr(self._config, "is_chief", True))
 
 
-def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext) -> ModelOutputs:
+def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext, *,
+               is_chief=True) -> ModelOutputs:
     if isinstance(spec, TPUEstimatorSpec):
         if spec.scaffold_fn is not None:
             with around_user_code():  # BERT: init_from_checkpoint in scaffold_fn
-                spec.scaffold_fn()
+                check_scaffold(spec.scaffold_fn(), "the Scaffold returned by scaffold_fn")
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]
         return ModelOutputs(spec.loss, spec.train_op, spec.eval_metrics, None, spec.host_call,
                             spec.predictions, tuple(hooks), spec)
     if isinstance(spec, EstimatorSpec) or _looks_like_estimator_spec(spec):
+        check_scaffold(getattr(spec, "scaffold", None), "EstimatorSpec(scaffold=...)")
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]
+        hooks = tuple(hooks or ())
+        if mode == "train" and is_chief:
+            # TF1's MonitoredTrainingSession ran chief_only_hooks after the others.
+            hooks += tuple(getattr(spec, "training_chief_hooks", None) or ())
         return ModelOutputs(spec.loss, spec.train_op, None, spec.eval_metric_ops, None,
-                            spec.predictions, tuple(hooks or ()), spec)
+                            spec.predictions, hooks, spec)
     raise TypeError(
         f"model_fn ({getattr(model_fn, '__name__', model_fn)}) returned {type(spec).__name__} "
         f"{spec!r:.200}; it must return estimator_bridge.TPUEstimatorSpec or EstimatorSpec.")

@@ -8,8 +8,11 @@ Session are swapped for their bridge versions (CheckpointSaverHook) or refused w
 
 from __future__ import annotations
 
+import os
+
 from tensorflow.python.training import basic_session_run_hooks as _tf1_hooks
 
+from estimator_bridge import arguments
 from estimator_bridge.hooks import (CheckpointSaverHook, HookFetchError, SessionRunArgs,
                                     SessionRunContext, SessionRunHook, SessionRunValues)
 from estimator_bridge.runtime.hook_fetches import FetchResolver, hook_name
@@ -17,6 +20,9 @@ from estimator_bridge.runtime.hook_session import BridgeSession, tf1_view
 
 
 def _from_tf1_checkpoint_saver(hook):
+    arguments.check_all("CheckpointSaverHook", {
+        "saver": getattr(hook, "_saver", None), "scaffold": getattr(hook, "_scaffold", None),
+        "checkpoint_basename": os.path.basename(getattr(hook, "_save_path", "model.ckpt"))})
     replacement = CheckpointSaverHook.__new__(CheckpointSaverHook)
     replacement.__dict__.update(hook.__dict__)
     return replacement
