@@ -32,8 +32,17 @@ a predict generator exhausted, closed or dropped) it
    unchanged and user frames (model_fn, input_fn, hooks) keep their locals for post-mortem
    debugging;
 3. drops the last references to the iterator and the distributed dataset on a short-lived
-   daemon thread. TensorFlow releases the GIL while it destroys a tensor handle, so the
-   destructor's wait blocks neither the caller, a graph being built, nor interpreter exit.
+   thread of its own. TensorFlow releases the GIL while it destroys a tensor handle, so the
+   destructor's wait blocks neither the caller nor a graph being built.
+
+The thread is not a daemon: Python joins it before interpreter shutdown. A daemon thread still
+inside TensorFlow's destructor when the interpreter finalises is ended by a forced unwind
+through TensorFlow's C++ frames, which aborts the process ("terminate called after throwing an
+instance of '' / FATAL: exception not rethrown", SIGABRT: seen once in the 8-replica design
+probe test). So a program that exits right after a call waits for that call's release: for
+young iterators (the usual case) milliseconds; for an iterator older than a minute whose
+autotuning thread lost the wake-up, up to the rest of its period (at most 60 s), which is what
+the same exit cost before, when the iterator was destroyed during shutdown.
 """
 
 from __future__ import annotations
@@ -106,7 +115,7 @@ class OwnedInput:
         self._iterator = None
         self._data.dataset = None
         self._data = None
-        _drop_on_daemon_thread(held)
+        _drop_on_release_thread(held)
 
 
 def _is_internal(frame) -> bool:
@@ -139,9 +148,12 @@ def _drop(held: list) -> None:
     held.clear()
 
 
-def _drop_on_daemon_thread(held: list) -> None:
-    """Drops `held`'s items on a new daemon thread (their destructors may wait a minute)."""
-    thread = threading.Thread(target=_drop, args=(held,), daemon=True,
+def _drop_on_release_thread(held: list) -> None:
+    """Drops `held`'s items on a new thread (their destructors may wait up to a minute).
+
+    Not a daemon: interpreter shutdown must not end it inside TensorFlow (module docstring).
+    """
+    thread = threading.Thread(target=_drop, args=(held,), daemon=False,
                               name="estimator_bridge input release")
     with _releasing_lock:
         _releasing_threads[:] = [t for t in _releasing_threads if t.is_alive()]
