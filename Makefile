@@ -61,8 +61,9 @@ test-audit: env oracles
 bench: env oracles
 	$(PY) -m bench.core_bench
 
-bench-migrate: env
-	$(PY) -m bench.migrate_bench
+# estimator-migrate vs tf_upgrade_v2 on the real-code corpus, paired, with the per-phase breakdown.
+bench-migrate: env corpus
+	$(PY) -m bench.migrate_bench --corpus $(CORPUS)
 
 # The codemod over installed TF/Keras and TF 1.15 trees (thousands of files; slow).
 bench-migrate-large: env oracles

@@ -1,22 +1,24 @@
-"""estimator-migrate against tf_upgrade_v2 on the same tree; writes bench/results/migrate.json.
+"""estimator-migrate against tf_upgrade_v2 on the real-code corpus, in one run; writes
+bench/results/migrate.json.
 
-Usage: python -m bench.migrate_bench [--files 500] [--jobs 1 2]
+Usage: python -m bench.migrate_bench [--corpus /work/realcode/corpus] [--repeats 3]
+(`make bench-migrate` materialises the corpus of bench/corpus/manifest.json first.)
 
-The tree is made by replicating this repository's own inputs (tests/migrate/fixtures and the
-legacy examples) to at least --files files, each copy with a comment of its own (no two files are
-byte-identical, so the content-addressed result cache cannot dedupe replicas). Measured, each tool
-in its own process:
-  end to end   the CLI over the tree (process start, imports, writing the output tree), each
-               -j value with an empty result cache of its own;
-  in process   files/s of the library call alone (imports and tree walking excluded; no cache);
-  no-op re-run the CLI over its own output (already migrated code), twice: the first with an
-               empty cache (the pre-filter answers for most files, the rest is parsed and cached),
-               the second with that cache;
-  -j scaling   end to end at each --jobs value;
-plus peak RSS (GNU time) and what the outputs still contain: references to TensorFlow names that
-do not exist in the installed TensorFlow, and estimator references left unconverted.
-tf_upgrade_v2 crashes on walrus syntax (the noop fixture modern_syntax.py) and then writes
-nothing for the whole tree, so that file is left out of the shared tree and timed separately.
+The `.py` files of the corpus (real TPU-era code from public repositories, the same bytes as the
+manifest's sha256) are copied into one tree. Measured, each tool in its own process:
+  end to end  the CLIs over the tree, interleaved and paired: each repeat runs tf_upgrade_v2,
+              estimator-migrate -j 1 --no-cache and estimator-migrate with its default -j
+              (--no-cache) back to back, and the ratio is taken within the repeat (the machine
+              is shared: pairs see the same load); the median pair is reported;
+  no-op re-run the CLI over its own output (already migrated code) with --check, first with an
+              empty result cache, then again with that cache, against the first migration run;
+  phases      in process, CPU seconds per phase of the library call over the same files:
+              pre-filter (CPython parse + survey), libcst parse, name resolution
+              (migrate/names.py), transforms (the fused pass without name resolution),
+              findings location, codegen, output checks (CPython parse + final name check);
+              and libcst's own scope analysis on the same modules (what name resolution replaced);
+plus the load average and a CPU-bound control task's speed-up from 2 processes (what -j can
+show on this machine right now).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,164 +36,94 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RESULTS_FILE = REPO_ROOT / "bench" / "results" / "migrate.json"
 VENV_BIN = Path(sys.executable).parent
-FIXTURES = REPO_ROOT / "tests" / "migrate" / "fixtures"
-CRASHES_TF_UPGRADE = {"modern_syntax.py"}
+DEFAULT_CORPUS = Path(os.environ.get("CORPUS", "/work/realcode/corpus"))
 
-IN_PROCESS_MIGRATE = r"""
-import sys, time
-from pathlib import Path
-from migrate.api import migrate_file
-files = sorted(str(p) for p in Path(sys.argv[1]).rglob("*.py"))
-start, cpu = time.perf_counter(), time.process_time()
-changed = findings = 0
-for name in files:
-    result = migrate_file(name)
-    changed += result.changed
-    findings += len(result.findings)
-print(len(files), time.perf_counter() - start, time.process_time() - cpu)
-"""
-
-IN_PROCESS_TF_UPGRADE = r"""
-import os, sys, time, tempfile
-from pathlib import Path
-from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
-files = sorted(str(p) for p in Path(sys.argv[1]).rglob("*.py"))
-upgrader = ast_edits.ASTCodeUpgrader(tf_upgrade_v2.TFAPIChangeSpec())
-out = tempfile.mkdtemp()
-start, cpu = time.perf_counter(), time.process_time()
-for index, name in enumerate(files):
-    upgrader.process_file(name, os.path.join(out, "%d.py" % index))
-print(len(files), time.perf_counter() - start, time.process_time() - cpu)
-"""
-
-# The floor under the full path: libcst's parse alone, for the files the pre-filter cannot answer.
-FLOOR = r"""
-import sys, time
+PHASES = r"""
+import json, sys, time
 from pathlib import Path
 import libcst as cst
-from migrate.engine import decode, quick_result, SkipFile
+from migrate import engine, names, prefilter, final_check
+from migrate.api import fewer_collections
+from migrate.codemods import unsupported
+fewer_collections()
+spent = {}
+def timed(label, function):
+    def wrapper(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.process_time() - start
+    return wrapper
+engine.python_tree = timed("prefilter (CPython parse + survey)", engine.python_tree)
+engine.nothing_to_do = timed("prefilter (CPython parse + survey)", engine.nothing_to_do)
+engine.parse = timed("libcst parse", engine.parse)
+names.ModuleNames.__init__ = timed("name resolution", names.ModuleNames.__init__)
+names.ModuleNames.import_names = timed("name resolution", names.ModuleNames.import_names)
+unsupported.FindingCollector.findings = timed("findings location", unsupported.FindingCollector.findings)
+engine.transform = timed("transform (incl. names, findings)", engine.transform)
+engine._compiles = timed("output checks (CPython parse + final name check)", engine._compiles)
+engine.check_names = timed("output checks (CPython parse + final name check)", engine.check_names)
+code = cst.Module.code
+cst.Module.code = property(timed("codegen", code.fget))
 files = sorted(Path(sys.argv[1]).rglob("*.py"))
 texts = []
 for path in files:
-    data = path.read_bytes()
-    if quick_result(data, str(path)) is None:
-        try:
-            texts.append(decode(data).text)
-        except SkipFile:
-            pass
-start = time.perf_counter()
-for text in texts:
     try:
-        cst.parse_module(text)
+        texts.append((str(path), engine.decode(path.read_bytes()).text))
+    except engine.SkipFile:
+        pass
+start = time.process_time()
+for name, text in texts:
+    try:
+        engine.migrate_text(text, name)
+    except engine.SkipFile:
+        pass
+total = time.process_time() - start
+spent["transforms (fused pass without names/findings)"] = (spent.pop("transform (incl. names, findings)", 0.0)
+    - spent.get("name resolution", 0.0) - spent.get("findings location", 0.0) - spent.get("codegen", 0.0) * 0)
+from libcst.metadata import ScopeProvider
+modules = []
+for name, text in texts:
+    try:
+        modules.append(cst.parse_module(text))
     except Exception:
         pass
-print(len(files), time.perf_counter() - start, len(texts), 0)
-"""
-
-# Counts, in an output tree, references to TensorFlow names that do not resolve in the installed
-# TensorFlow and estimator references left as they were.
-AUDIT = r"""
-import ast, json, sys, importlib
-from pathlib import Path
-import tensorflow as tf
-ESTIMATOR = ("tensorflow.contrib.tpu", "tensorflow.estimator", "tensorflow.compat.v1.estimator",
-             "tensorflow_estimator", "tensorflow.python.tpu.tpu_estimator")
-def resolve(dotted):
-    top, _, rest = dotted.partition(".")
-    value = importlib.import_module(top)
-    for part in rest.split(".") if rest else ():
-        value = getattr(value, part)
-    return value
-missing = estimator = references = 0
-examples = set()
-for path in sorted(Path(sys.argv[1]).rglob("*.py")):
-    try:
-        tree = ast.parse(path.read_text())
-    except SyntaxError:
-        continue
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.name.split(".")[0] in ("tensorflow", "tensorflow_estimator"):
-                    aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
-                and node.module.split(".")[0] in ("tensorflow", "tensorflow_estimator"):
-            for a in node.names:
-                aliases[a.asname or a.name] = node.module + "." + a.name
-    def chains(node):
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr); node = node.value
-        if isinstance(node, ast.Name) and node.id in aliases:
-            yield aliases[node.id] + "".join("." + p for p in reversed(parts))
-    seen_inner = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and id(node) not in seen_inner:
-            inner = node.value
-            while isinstance(inner, ast.Attribute):
-                seen_inner.add(id(inner)); inner = inner.value
-            for dotted in chains(node):
-                references += 1
-                if dotted.startswith(ESTIMATOR):
-                    estimator += 1
-                try:
-                    resolve(dotted)
-                except Exception:
-                    missing += 1
-                    examples.add(dotted)
-print(json.dumps({"references": references, "missing": missing, "estimator_left": estimator,
-                  "missing_examples": sorted(examples)[:12]}))
+start = time.process_time()
+for module in modules:
+    cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+libcst_scopes = time.process_time() - start
+print(json.dumps({"files": len(texts), "total_cpu_seconds": total,
+                  "phases_cpu_seconds": {k: round(v, 2) for k, v in spent.items()},
+                  "libcst_scope_provider_cpu_seconds_same_modules": round(libcst_scopes, 2)}))
 """
 
 
-def build_tree(root: Path, minimum: int) -> tuple[int, Path]:
-    """Copies of the fixtures and legacy examples under root/tree; returns (files, crashing file)."""
-    sources = sorted(FIXTURES.rglob("*.before.py")) + sorted((FIXTURES / "noop").glob("*.py"))
-    sources += sorted((REPO_ROOT / "legacy_examples").rglob("*.py"))
-    sources = [s for s in sources if s.name not in CRASHES_TF_UPGRADE and "__init__" not in s.name]
+def corpus_tree(corpus: Path, root: Path) -> tuple[Path, int, int]:
+    """The corpus's .py files copied under root/tree; (tree, files, repositories)."""
     tree = root / "tree"
-    count, copy = 0, 0
-    while count < minimum:
-        for source in sources:
-            target = tree / f"copy{copy:03d}" / source.relative_to(REPO_ROOT).as_posix().replace("/", "__")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(distinct_copy(source.read_bytes(), copy))
-            count += 1
-        copy += 1
-    crashing = root / "crash" / "modern_syntax.py"
-    crashing.parent.mkdir(parents=True)
-    shutil.copyfile(FIXTURES / "noop" / "modern_syntax.py", crashing)
-    return count, crashing
-
-
-def distinct_copy(data: bytes, copy: int) -> bytes:
-    """`data` with a comment naming the copy appended, in the file's own line ending: no two files
-    of the tree are byte-identical, so the content-addressed result cache cannot turn replicas
-    into hits (which made the previous no-op numbers meaningless)."""
-    newline = b"\r\n" if b"\r\n" in data else b"\n"
-    if data and not data.endswith((b"\n", b"\r")):
-        data += newline
-    return data + b"# bench copy %d" % copy + newline
+    files = sorted(corpus.rglob("*.py"))
+    for path in files:
+        target = tree / path.relative_to(corpus)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    repositories = {path.relative_to(corpus).parts[0] for path in files}
+    return tree, len(files), len(repositories)
 
 
 def timed(argv: list[str], env: dict) -> dict:
-    """Wall seconds, CPU seconds (user+system, waited-for children included), exit code and peak
-    RSS (MiB) of one command, from GNU time."""
+    """Wall seconds, CPU seconds (user+system, children included) and exit code of one command."""
     with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        completed = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name, *argv],
+        completed = subprocess.run(["/usr/bin/time", "-f", "%U %S", "-o", report.name, *argv],
                                    capture_output=True, text=True, env=env)
         seconds = time.perf_counter() - start
-        peak_kib, user, system = (report.read().strip().splitlines() or ["0 0 0"])[-1].split()
+        user, system = (report.read().strip().splitlines() or ["0 0"])[-1].split()
     return {"seconds": round(seconds, 2), "cpu_seconds": round(float(user) + float(system), 2),
-            "exit": completed.returncode, "peak_rss_mib": round(int(peak_kib) / 1024, 1),
+            "exit": completed.returncode, "load": round(os.getloadavg()[0], 2),
             "stderr_tail": completed.stderr[-300:] if completed.returncode not in (0, 1) else ""}
 
 
@@ -201,11 +134,9 @@ def _burn(count: int) -> int:
     return total
 
 
-def available_parallelism(jobs: int, count: int = 8_000_000) -> float:
-    """What `jobs` processes get from the machine right now: wall time of `jobs` equal CPU-bound
-    tasks run one after another divided by the same tasks in a pool of `jobs` (`jobs` on an idle
-    machine, ~1 when other processes hold the other cores). The -j scaling of the CLI can only be
-    read against this."""
+def available_parallelism(jobs: int = 2, count: int = 6_000_000) -> float:
+    """Wall time of `jobs` CPU-bound tasks run one after another over the same in a pool of
+    `jobs`: `jobs` on an idle machine, ~1 when other processes hold the other cores."""
     start = time.perf_counter()
     for _ in range(jobs):
         _burn(count)
@@ -216,170 +147,93 @@ def available_parallelism(jobs: int, count: int = 8_000_000) -> float:
     return round(serial / (time.perf_counter() - start), 2)
 
 
-def best_of(repeats: int, run) -> dict:
-    """The repeat with the least wall time (the machine is shared: the least disturbed run), with
-    every repeat's wall seconds kept beside it."""
-    runs = [run(attempt) for attempt in range(repeats)]
-    best = dict(min(runs, key=lambda r: r["seconds"]))
-    best["all_seconds"] = [r["seconds"] for r in runs]
-    return best
-
-
-def in_process(code: str, tree: Path, env: dict) -> dict:
-    completed = subprocess.run([sys.executable, "-c", code, str(tree)], capture_output=True, text=True,
-                               env=env, cwd=REPO_ROOT)
-    files, seconds, cpu_seconds = completed.stdout.strip().splitlines()[-1].split()
-    return {"files": int(files), "seconds": round(float(seconds), 2), "cpu_seconds": round(float(cpu_seconds), 2),
-            "files_per_second": round(int(files) / float(seconds), 2),
-            "files_per_cpu_second": round(int(files) / float(cpu_seconds), 2)}
-
-
-def floor(tree: Path, env: dict) -> dict:
-    """How many files need libcst, and what parsing them alone costs (ms per such file)."""
-    completed = subprocess.run([sys.executable, "-c", FLOOR, str(tree)], capture_output=True, text=True,
-                               env=env, cwd=REPO_ROOT)
-    files, seconds, needing, _ = completed.stdout.strip().splitlines()[-1].split()
-    return {"files": int(files), "needing_libcst": int(needing),
-            "libcst_parse_ms_per_needing_file": round(1000 * float(seconds) / max(1, int(needing)), 2)}
-
-
-def notes(results: dict) -> list[str]:
-    """What the numbers say about the targets, in words (recorded with them)."""
-    upgrade_ms = 1000 / results["in_process"]["tf_upgrade_v2"]["files_per_second"]
-    migrate_ms = 1000 / results["in_process"]["estimator-migrate"]["files_per_second"]
-    needed, migrated = results["floor"]["input"], results["floor"]["migrated"]
-    parse_ms = needed["libcst_parse_ms_per_needing_file"] * needed["needing_libcst"] / needed["files"]
-    ratios = results["ratios"]
-    said = [f"in process: estimator-migrate {migrate_ms:.1f} ms/file, tf_upgrade_v2 {upgrade_ms:.1f} ms/file; "
-            f"5x tf_upgrade_v2 needs <= {upgrade_ms / 5:.1f} ms/file on average"]
-    if ratios["in_process_speedup_vs_tf_upgrade_v2"] < 5:
-        said.append(
-            f"5x target out of reach with libcst: {needed['needing_libcst']} of {needed['files']} files of this tree "
-            f"(TF1 code to rewrite) need the full pipeline, and libcst's parse alone costs "
-            f"{needed['libcst_parse_ms_per_needing_file']:.1f} ms per such file, {parse_ms:.1f} ms/file averaged over "
-            f"the tree, before scope analysis and the rewrite")
-    machine = results["machine"]
-    said.append(
-        f"-j scaling {ratios['jobs_scaling']} while a pure CPU-bound control task got "
-        f"{machine['available_parallelism_at_start']}x (start) and {machine['available_parallelism_at_end']}x (end) "
-        f"from {max(int(k.split()[-1]) for k in ratios['jobs_scaling']) if ratios['jobs_scaling'] else 1} processes: "
-        f"the other agents' load decides what -j can show here")
-    said.append(
-        f"no-op re-run: the pre-filter answers for {migrated['files'] - migrated['needing_libcst']} of "
-        f"{migrated['files']} migrated files; the other {migrated['needing_libcst']} still carry findings (names "
-        f"with no rewrite) and are analysed again to report them at their exact positions, unless the result "
-        f"cache holds them (the 'cached' re-run)")
-    return said
-
-
-def audit(tree: Path, env: dict) -> dict:
-    completed = subprocess.run([sys.executable, "-c", AUDIT, str(tree)], capture_output=True, text=True, env=env)
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+def median_pair(pairs: list[dict], key: str) -> dict:
+    ordered = sorted(pairs, key=lambda pair: pair[key])
+    return ordered[len(ordered) // 2]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=500)
-    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--repeats", type=int, default=2, help="runs of each CLI measurement (the least wall time is kept)")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    console = Console()
+    if not any(args.corpus.rglob("*.py")) if args.corpus.is_dir() else True:
+        print(f"no corpus at {args.corpus}: run `make corpus` (materialises bench/corpus/manifest.json)",
+              file=sys.stderr)
+        return 2
     work = Path(tempfile.mkdtemp(prefix="migrate-bench-"))
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONPATH": str(REPO_ROOT),
-           "ESTIMATOR_MIGRATE_CACHE": "off"}
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONPATH": str(REPO_ROOT)}
+    default_jobs = os.cpu_count() or 1
     try:
-        files, crashing = build_tree(work, args.files)
-        tree = work / "tree"
-        results: dict = {"files": files, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                                     "load_average_at_start": os.getloadavg()[0],
-                                                     "available_parallelism_at_start": available_parallelism(
-                                                         max(args.jobs))},
-                         "end_to_end": {}, "in_process": {}, "noop_rerun": {}, "outputs": {}}
-        upgrade_out = work / "tf_upgrade_v2_out_0"
-        results["end_to_end"]["tf_upgrade_v2"] = best_of(args.repeats, lambda attempt: timed(
-            [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree", str(work / f"tf_upgrade_v2_out_{attempt}"),
-             "--reportfile", str(work / "upgrade_report.txt")], env))
-        for jobs in args.jobs:
-            # Each first run starts with an empty result cache of its own (one run must not warm
-            # the next).
-            results["end_to_end"][f"estimator-migrate -j {jobs}"] = best_of(args.repeats, lambda attempt: timed(
-                [str(VENV_BIN / "estimator-migrate"), "-q", "-j", str(jobs), "--output-dir",
-                 str(work / f"migrate_out_j{jobs}_{attempt}"), str(tree)],
-                {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / f"cache-j{jobs}-{attempt}")}))
-        migrated = work / f"migrate_out_j{args.jobs[-1]}_0" / "tree"
-        for jobs in args.jobs[-1:]:
-            # First re-run: an empty cache (the pre-filter clears most files; the rest is parsed and
-            # its results cached); second: the same tree again with that cache.
-            def rerun(attempt: int) -> dict:  # attempt N re-uses cache-noop-N: empty first, then filled
-                return timed([str(VENV_BIN / "estimator-migrate"), "-q", "--check", "-j", str(jobs), str(migrated)],
-                             {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / f"cache-noop-{attempt}")})
-            results["noop_rerun"][f"estimator-migrate -j {jobs} (first)"] = best_of(
-                args.repeats, rerun)
-            results["noop_rerun"][f"estimator-migrate -j {jobs} (cached)"] = best_of(
-                args.repeats, rerun)
-        results["in_process"]["estimator-migrate"] = in_process(IN_PROCESS_MIGRATE, tree,
-                                                                {**env, "ESTIMATOR_MIGRATE_CACHE": "off"})
-        results["in_process"]["tf_upgrade_v2"] = in_process(IN_PROCESS_TF_UPGRADE, tree, env)
-        results["floor"] = {"input": floor(tree, env), "migrated": floor(migrated, env)}
-        results["outputs"]["input"] = audit(tree, env)
-        results["outputs"]["tf_upgrade_v2"] = audit(upgrade_out, env)
-        results["outputs"]["estimator-migrate"] = audit(migrated, env)
-        results["crash_file"] = {
-            "tf_upgrade_v2": timed([str(VENV_BIN / "tf_upgrade_v2"), "--infile", str(crashing),
-                                    "--outfile", str(work / "crash_out.py")], env)["exit"],
-            "estimator-migrate": timed([str(VENV_BIN / "estimator-migrate"), "--check", str(crashing)], env)["exit"],
+        tree, files, repositories = corpus_tree(args.corpus, work)
+        results: dict = {
+            "corpus": {"files": files, "repositories": repositories, "manifest": "bench/corpus/manifest.json"},
+            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                        "load_average_at_start": round(os.getloadavg()[0], 2),
+                        "available_parallelism_at_start": available_parallelism()},
+            "pairs": []}
+        tools = {
+            "tf_upgrade_v2": lambda n: [str(VENV_BIN / "tf_upgrade_v2"), "--intree", str(tree), "--outtree",
+                                        str(work / f"upgrade_{n}"), "--reportfile", str(work / f"upgrade_{n}.txt")],
+            "estimator-migrate -j 1": lambda n: [str(VENV_BIN / "estimator-migrate"), "-q", "--no-cache", "-j", "1",
+                                                 "--output-dir", str(work / f"j1_{n}"), str(tree)],
+            f"estimator-migrate -j {default_jobs} (default)": lambda n: [
+                str(VENV_BIN / "estimator-migrate"), "-q", "--no-cache", "--output-dir", str(work / f"jd_{n}"), str(tree)],
+        }
+        for repeat in range(args.repeats):
+            pair = {name: timed(command(repeat), env) for name, command in tools.items()}
+            upgrade = pair["tf_upgrade_v2"]
+            for name, row in pair.items():
+                if name != "tf_upgrade_v2":
+                    row["speedup_vs_tf_upgrade_v2_wall"] = round(upgrade["seconds"] / row["seconds"], 2)
+                    row["speedup_vs_tf_upgrade_v2_cpu"] = round(upgrade["cpu_seconds"] / row["cpu_seconds"], 2)
+            results["pairs"].append(pair)
+        single = f"estimator-migrate -j 1"
+        parallel = f"estimator-migrate -j {default_jobs} (default)"
+        results["end_to_end_median"] = {
+            name: {key: statistics.median(p[name][key] for p in results["pairs"])
+                   for key in results["pairs"][0][name] if isinstance(results["pairs"][0][name][key], (int, float))}
+            for name in tools}
+        # No-op re-run: the migrated tree again (--check), with an empty cache, then with that cache.
+        migrated = work / "jd_0" / "tree"
+        first = {"first migration (default -j, empty cache)": timed(
+            [str(VENV_BIN / "estimator-migrate"), "-q", "--output-dir", str(work / "first"), str(tree)],
+            {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / "cache-first")})}
+        cache = {**env, "ESTIMATOR_MIGRATE_CACHE": str(work / "cache-noop")}
+        check = [str(VENV_BIN / "estimator-migrate"), "-q", "--check", str(migrated)]
+        first["no-op re-run, empty cache"] = timed(check, cache)
+        first["no-op re-run, with its cache"] = timed(check, cache)
+        base = first["first migration (default -j, empty cache)"]["seconds"]
+        for name in ("no-op re-run, empty cache", "no-op re-run, with its cache"):
+            first[name]["speedup_vs_first_run_wall"] = round(base / first[name]["seconds"], 2)
+        results["noop_rerun"] = first
+        completed = subprocess.run([sys.executable, "-c", PHASES, str(tree)], capture_output=True, text=True,
+                                   env=env, cwd=REPO_ROOT)
+        results["phases_in_process"] = json.loads(completed.stdout.strip().splitlines()[-1])
+        results["machine"]["load_average_at_end"] = round(os.getloadavg()[0], 2)
+        results["machine"]["available_parallelism_at_end"] = available_parallelism()
+        median = results["end_to_end_median"]
+        results["summary"] = {
+            "files_per_second": {name: round(files / row["seconds"], 2) for name, row in median.items()},
+            "speedup_vs_tf_upgrade_v2_wall (median of paired repeats)": {
+                name: statistics.median(p[name]["speedup_vs_tf_upgrade_v2_wall"] for p in results["pairs"])
+                for name in (single, parallel)},
+            "speedup_vs_tf_upgrade_v2_cpu (median of paired repeats)": {
+                name: statistics.median(p[name]["speedup_vs_tf_upgrade_v2_cpu"] for p in results["pairs"])
+                for name in (single, parallel)},
+            "noop_rerun_speedup_vs_first_run_wall": {
+                name: first[name]["speedup_vs_first_run_wall"]
+                for name in ("no-op re-run, empty cache", "no-op re-run, with its cache")},
+            "targets": {"one core >= 2x tf_upgrade_v2": ">= 2", "default -j on 2 cores >= 3x": ">= 3",
+                        "no-op re-run >= 20x faster than the first run (wall)": ">= 20"},
         }
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-    upgrade = results["end_to_end"]["tf_upgrade_v2"]["seconds"]
-    best = min(v["seconds"] for k, v in results["end_to_end"].items() if k.startswith("estimator-migrate"))
-    first = results["end_to_end"][f"estimator-migrate -j {args.jobs[-1]}"]["seconds"]
-    noop_first = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (first)"]["seconds"]
-    noop = results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (cached)"]["seconds"]
-    results["machine"]["load_average_at_end"] = os.getloadavg()[0]
-    results["machine"]["available_parallelism_at_end"] = available_parallelism(max(args.jobs))
-    cpu = lambda key: results["end_to_end"][key]["cpu_seconds"]  # noqa: E731
-    results["cpu_ratios"] = {
-        "end_to_end_cpu_speedup_vs_tf_upgrade_v2": round(cpu("tf_upgrade_v2") / cpu("estimator-migrate -j 1"), 2)
-        if "estimator-migrate -j 1" in results["end_to_end"] else None,
-        "in_process_cpu_speedup_vs_tf_upgrade_v2": round(
-            results["in_process"]["tf_upgrade_v2"]["cpu_seconds"] / results["in_process"]["estimator-migrate"]["cpu_seconds"], 2),
-        "noop_rerun_cpu_speedup_vs_first_run": round(
-            cpu(f"estimator-migrate -j {args.jobs[-1]}")
-            / results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (first)"]["cpu_seconds"], 2),
-        "cached_rerun_cpu_speedup_vs_first_run": round(
-            cpu(f"estimator-migrate -j {args.jobs[-1]}")
-            / results["noop_rerun"][f"estimator-migrate -j {args.jobs[-1]} (cached)"]["cpu_seconds"], 2),
-    }
-    results["ratios"] = {
-        "end_to_end_speedup_vs_tf_upgrade_v2": round(upgrade / best, 2),
-        "in_process_speedup_vs_tf_upgrade_v2": round(results["in_process"]["estimator-migrate"]["files_per_second"]
-                                                     / results["in_process"]["tf_upgrade_v2"]["files_per_second"], 2),
-        "noop_rerun_speedup_vs_first_run": round(first / noop_first, 2),
-        "cached_rerun_speedup_vs_first_run": round(first / noop, 2),
-        "jobs_scaling": {k: round(results["end_to_end"]["estimator-migrate -j 1"]["seconds"] / v["seconds"], 2)
-                         for k, v in results["end_to_end"].items() if k.startswith("estimator-migrate")}
-        if f"estimator-migrate -j 1" in results["end_to_end"] else {},
-    }
-    results["notes"] = notes(results)
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps(results, indent=2) + "\n")
-
-    table = Table(title=f"estimator-migrate vs tf_upgrade_v2 on {files} files")
-    for column in ("run", "seconds", "files/s", "peak RSS MiB", "exit"):
-        table.add_column(column)
-    for name, row in {**results["end_to_end"], **{f"no-op {k}": v for k, v in results["noop_rerun"].items()}}.items():
-        table.add_row(name, str(row["seconds"]), f"{files / row['seconds']:.1f}", str(row["peak_rss_mib"]), str(row["exit"]))
-    for name, row in results["in_process"].items():
-        table.add_row(f"in process {name}", str(row["seconds"]), str(row["files_per_second"]), "", "")
-    console.print(table)
-    console.print(results["ratios"])
-    console.print(results["cpu_ratios"])
-    console.print(results["floor"])
-    console.print(results["notes"])
-    console.print({k: {kk: vv for kk, vv in v.items() if kk != "missing_examples"} for k, v in results["outputs"].items()})
-    console.print({"crash file exit codes": results["crash_file"]})
+    print(json.dumps({"corpus": results["corpus"], "machine": results["machine"], "summary": results["summary"],
+                      "end_to_end_median": results["end_to_end_median"], "noop_rerun": results["noop_rerun"],
+                      "phases_in_process": results["phases_in_process"]}, indent=1))
     return 0
 
 

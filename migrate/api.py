@@ -55,14 +55,15 @@ def migrate_file(path: str) -> FileResult:
                                                     "make it readable, fix the symlink, or leave it out of the paths"),),
                           skipped=True)
     try:
-        # Cheap answers first: the cache (one hash and one file read; it holds only results that
-        # needed the full pipeline, so that a cleared file costs no cache write), then the
-        # pre-filter (no libcst, a CPython parse).
+        # Cheap answers first: the cache (one hash and one file read), then the pre-filter (no
+        # libcst, a CPython parse). Both kinds of result are cached, so that a re-run over an
+        # unchanged tree parses nothing at all.
         cached = cache.load(path, data)
         if cached is not None:
             return cached
         quick = None if path.endswith(".ipynb") else quick_result(data, path)
         if quick is not None:
+            cache.store(quick)
             return quick
         result = migrate_source(data, path)
         cache.store(result)
@@ -122,20 +123,52 @@ def migrate_paths(files: Sequence[Path], jobs: int = 1) -> Iterator[FileResult]:
     """FileResults for `files` in the given (sorted) order, computed by `jobs` processes.
 
     The groups of `work_groups` go to the pool heaviest first (so that no large file starts last
-    and leaves the other workers idle), and results come back in the order of `files`."""
+    and leaves the other workers idle), and results come back in the order of `files`. Results
+    the cache holds are answered here first: a re-run starts no worker for them."""
     names = [str(f) for f in files]
     fewer_collections()
     if jobs <= 1 or len(names) < 4:
         for name in names:
             yield migrate_file(name)
         return
-    groups = work_groups(names, jobs)
+    cached = _cached_results(names)
+    missing = [name for name in names if name not in cached]
+    if len(missing) < 4:
+        for name in names:
+            yield cached[name] if name in cached else migrate_file(name)
+        return
+    groups = work_groups(missing, jobs)
     with ProcessPoolExecutor(max_workers=jobs, initializer=fewer_collections) as pool:
         futures = {}
         for index in sorted(range(len(groups)), key=lambda i: -groups[i][1]):
             futures[index] = pool.submit(_migrate_group, groups[index][0])
-        for index in range(len(groups)):
-            yield from futures[index].result()
+        computed: dict[str, FileResult] = {}
+        for name in names:
+            if name in cached:
+                yield cached[name]
+                continue
+            while name not in computed:
+                index = next(i for i in range(len(groups)) if name in groups[i][0])
+                computed.update((result.path, result) for result in futures[index].result())
+            yield computed.pop(name)
+
+
+def _cached_results(names: Sequence[str]) -> dict[str, FileResult]:
+    """{name: result} for the files whose result the cache holds (read here, not in a worker)."""
+    found: dict[str, FileResult] = {}
+    if cache.cache_dir() is None:
+        return found
+    for name in names:
+        if name.endswith(".ipynb"):
+            continue
+        try:
+            data = Path(name).read_bytes()
+        except OSError:
+            continue
+        result = cache.load(name, data)
+        if result is not None:
+            found[name] = result
+    return found
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -2,7 +2,8 @@
 
 Key: sha256 of (this package's own source, the file's suffix, the file's bytes), so any change to
 the codemods, the tables or the file is a miss. Only results without changes are stored (their
-findings included); a file that changes is always migrated for real. Location:
+findings included; the pre-filter's answers too, so that a re-run over an unchanged tree parses
+nothing); a file that changes is always migrated for real. Location:
 $ESTIMATOR_MIGRATE_CACHE, else $XDG_CACHE_HOME/estimator-migrate, else ~/.cache/estimator-migrate;
 ESTIMATOR_MIGRATE_CACHE=off (or --no-cache) turns it off.
 """

@@ -27,7 +27,7 @@ def cached_entries(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
 
 
-def test_the_cache_holds_only_results_that_needed_the_full_pipeline(tmp_path, private_cache):
+def test_the_cache_holds_every_result_without_changes(tmp_path, private_cache):
     files = {}
     for name, text in (("migrated.py", MIGRATED), ("findings_only.py", FINDINGS_ONLY), ("tf1.py", TF1)):
         files[name] = tmp_path / name
@@ -36,10 +36,12 @@ def test_the_cache_holds_only_results_that_needed_the_full_pipeline(tmp_path, pr
     assert results["migrated.py"].findings == () and not results["migrated.py"].changed
     assert [f.code for f in results["findings_only.py"].findings] and not results["findings_only.py"].changed
     assert results["tf1.py"].changed
-    # the cleared file costs no cache write, the changed file is never cached
-    assert len(cached_entries(private_cache)) == 1
-    stored = cache.load(str(files["findings_only.py"]), files["findings_only.py"].read_bytes())
-    assert stored == results["findings_only.py"]
+    # the pre-filter's answer and the full pipeline's are cached (an unchanged re-run parses
+    # nothing); the changed file never is
+    assert len(cached_entries(private_cache)) == 2
+    for name in ("migrated.py", "findings_only.py"):
+        assert cache.load(str(files[name]), files[name].read_bytes()) == results[name]
+    assert cache.load(str(files["tf1.py"]), files["tf1.py"].read_bytes()) is None
 
 
 def test_a_cached_rerun_reports_the_same(tmp_path, private_cache):
