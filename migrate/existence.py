@@ -46,6 +46,13 @@ def _tf_tables():
     return public, tf_api.SUBMODULES, tf_api.UNUSABLE, internal
 
 
+def _is_dunder(part: str) -> bool:
+    """Module metadata (`tf.__version__`, `__file__`, `__path__`): the table leaves dunders out
+    (walking them would follow `__internal__`), and a module's metadata is never a TF1 name that
+    went away, so it is not reported."""
+    return len(part) > 4 and part.startswith("__") and part.endswith("__")
+
+
 def _mirror(name: str) -> str:
     """`tensorflow.compat.v2.X` -> `tensorflow.X` (the table lists each API module once)."""
     for _ in range(3):
@@ -72,6 +79,8 @@ def tensorflow_name(dotted: str) -> Verdict:
     module = "tensorflow"
     for index, part in enumerate(parts[1:], start=2):
         shown = ".".join(parts[:index])
+        if _is_dunder(part):
+            return FOUND
         link = links.get(f"{module}.{part}")
         if link is not None:
             module = link
