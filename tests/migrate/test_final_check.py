@@ -7,14 +7,13 @@ last tests check them against the live TensorFlow of this environment.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from bench.corpus_audit import resolves
 from migrate.engine import migrate_text
 from migrate.existence import exists
 from migrate.findings import Severity
@@ -162,30 +161,11 @@ NAMES = [
 ]
 
 
-def live_exists(dotted: str) -> bool:
-    """Resolve by importing and getattr, following modules and classes (the audit's rule)."""
-    parts = dotted.split(".")
-    try:
-        value = importlib.import_module(parts[0])
-        for index, part in enumerate(parts[1:], start=2):
-            if inspect.ismodule(value):
-                try:
-                    value = getattr(value, part)
-                except AttributeError:
-                    value = importlib.import_module(".".join(parts[:index]))
-            elif inspect.isclass(value):
-                value = getattr(value, part)
-            else:
-                break
-    except Exception:  # noqa: BLE001 (lazy loaders raise all sorts)
-        return False
-    return True
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_the_table_answers_as_the_live_tensorflow_does(name):
     pytest.importorskip("tensorflow")
-    assert exists(name).exists == live_exists(name)
+    # The audit's rule: import and getattr, following modules and classes.
+    assert exists(name).exists == resolves(name)
 
 
 @pytest.mark.slow
