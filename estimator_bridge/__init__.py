@@ -18,7 +18,7 @@ from estimator_bridge.hooks import (CheckpointSaverHook, LoggingTensorHook, Loop
 from estimator_bridge.optimizers import CrossShardOptimizer
 from estimator_bridge.runtime.preemption import PREEMPTED_EXIT_CODE, TrainingPreempted
 from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
-from estimator_bridge.runtime.warm_start import VocabInfo, WarmStartSettings
+from estimator_bridge.warm_starting import VocabInfo, WarmStartSettings
 
 __version__ = "0.1.0"
 

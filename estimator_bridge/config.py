@@ -237,6 +237,16 @@ class RunConfig:
         self._session_creation_timeout_secs = session_creation_timeout_secs
         # TF1's RunConfig read TF_CONFIG at construction (cluster_spec, task_type, is_chief...).
         self._cluster_info = cluster_lib.from_environment()
+        self._frozen = True
+
+    def __setattr__(self, name, value):
+        """Frozen after construction: every layer reads the values validated at birth."""
+        if getattr(self, "_frozen", False):
+            raise AttributeError(
+                f"RunConfig is frozen: cannot set {name!r} after construction (the estimator "
+                "and its loops read the values validated when it was built). Use "
+                f"config = config.replace({name.lstrip('_')}=...) to get a changed copy.")
+        object.__setattr__(self, name, value)
 
     # Read-only properties, as in TF1 (configs are values, changed only through replace()).
     tpu_config = property(lambda self: self._tpu_config)

@@ -62,6 +62,13 @@ def test_run_config_is_changed_only_through_replace():
     config = tpu.RunConfig(save_checkpoints_steps=10)
     with pytest.raises(AttributeError):
         config.model_dir = "/elsewhere"
+    # The private fields behind the properties are frozen too: a TF1 program that poked
+    # `config._model_dir` is told how to change it instead of changing a value the
+    # estimator already read.
+    with pytest.raises(AttributeError, match=r"RunConfig is frozen: cannot set '_model_dir'.*"
+                                             r"config.replace\(model_dir=...\)"):
+        config._model_dir = "/elsewhere"
+    assert config.model_dir is None
     replaced = config.replace(save_checkpoints_secs=30)
     assert (replaced.save_checkpoints_steps, replaced.save_checkpoints_secs) == (None, 30)
     assert (config.save_checkpoints_steps, config.save_checkpoints_secs) == (10, None)
