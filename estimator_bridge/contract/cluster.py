@@ -76,17 +76,27 @@ def from_tf_config(tf_config: str | dict | None) -> ClusterInfo:
         raise _error(f"task {task_type}:{task_id} is not in the cluster (job {task_type!r} has "
                      f"{len(cluster.get(task_type, ()))} task(s)); fix the task index or add "
                      "the task's address to the cluster.", tf_config)
-    has_chief_job = any(cluster.get(job) for job in _CHIEF_JOBS)
-    is_chief = task_type in _CHIEF_JOBS or (
-        not has_chief_job and task_type == "worker" and task_id == 0)
+    spec = tf.train.ClusterSpec(cluster)
+    if task_type == "evaluator":
+        # TF1's RunConfig: "Evaluator is not part of the training cluster" (empty cluster_spec,
+        # no worker or ps replicas, global id undefined).
+        return ClusterInfo(tf.train.ClusterSpec({}), task_type, task_id, False, 0, 0, None, None)
+    chief_job = next((job for job in _CHIEF_JOBS if cluster.get(job)), None)
+    # Without a chief or master job, worker 0 is the chief: MultiWorkerMirroredStrategy's rule
+    # (TF 1.15's RunConfig refused such a cluster; docs/semantics.md section 2).
+    is_chief = task_type == chief_job if chief_job else (task_type == "worker" and task_id == 0)
     num_workers = sum(len(cluster.get(job, ())) for job in _WORKER_JOBS)
-    order = [job for job in _WORKER_JOBS if cluster.get(job)]
-    global_id = 0
-    if task_type in order:
-        global_id = sum(len(cluster[job]) for job in order[:order.index(task_type)]) + task_id
-    address = cluster[task_type][task_id] if task_type in cluster else None
-    return ClusterInfo(tf.train.ClusterSpec(cluster), task_type, task_id, is_chief,
-                       num_workers, len(cluster.get("ps", ())), global_id, address)
+    return ClusterInfo(spec, task_type, task_id, is_chief, num_workers,
+                       len(cluster.get("ps", ())),
+                       _global_id_in_cluster(cluster, task_type, task_id, chief_job or "worker"),
+                       cluster[task_type][task_id])
+
+
+def _global_id_in_cluster(cluster: dict, task_type: str, task_id: int, chief_job: str) -> int:
+    """TF1's numbering: the chief job first, the other jobs by name, parameter servers last."""
+    order = [chief_job] + sorted(job for job in cluster if job not in (chief_job, "ps"))
+    order += ["ps"] if "ps" in cluster else []
+    return sum(len(cluster[job]) for job in order[:order.index(task_type)]) + task_id
 
 
 def from_environment() -> ClusterInfo:

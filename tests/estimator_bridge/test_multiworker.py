@@ -12,7 +12,6 @@ import pytest
 import tensorflow as tf
 
 import estimator_bridge as tpu
-from estimator_bridge.contract import cluster
 from tests.estimator_bridge import tiny
 from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT
@@ -90,58 +89,6 @@ def test_two_workers_match_one_process_at_the_same_global_batch(tmp_path):
     assert len([name for name in written if name.startswith("events.")]) == 1
     assert [name for name in written if name.endswith(".index")] == [
         "model.ckpt-0.index", "model.ckpt-4.index", "model.ckpt-8.index"]
-
-
-# ---- RunConfig reads TF_CONFIG ---------------------------------------------------------------
-
-CLUSTER = {"chief": ["host0:2222"], "worker": ["host1:2222", "host2:2222"], "ps": ["host3:2222"]}
-
-
-@pytest.mark.parametrize("task, expected", [
-    ({"type": "chief", "index": 0}, ("chief", 0, True, 0)),
-    ({"type": "worker", "index": 1}, ("worker", 1, False, 2)),
-    ({"type": "evaluator", "index": 0}, ("evaluator", 0, False, 0)),
-])
-def test_run_config_exposes_the_tf_config_task(monkeypatch, task, expected):
-    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": CLUSTER, "task": task}))
-    config = tpu.RunConfig()
-    assert (config.task_type, config.task_id, config.is_chief,
-            config.global_id_in_cluster) == expected
-    assert config.num_worker_replicas == 3 and config.num_ps_replicas == 1
-    assert config.cluster_spec.as_dict() == CLUSTER
-
-
-def test_worker_zero_is_chief_without_a_chief_job_and_no_tf_config_is_local(monkeypatch):
-    monkeypatch.setenv("TF_CONFIG", json.dumps(
-        {"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 0}}))
-    assert tpu.RunConfig().is_chief and tpu.RunConfig().num_worker_replicas == 2
-    monkeypatch.delenv("TF_CONFIG")
-    config = tpu.RunConfig()
-    assert (config.task_type, config.task_id, config.is_chief, config.num_worker_replicas) == (
-        "worker", 0, True, 1)
-
-
-@pytest.mark.parametrize("tf_config, message", [
-    ("{not json", r"TF_CONFIG is not valid JSON .*Set it to e.g."),
-    (json.dumps({"cluster": {"worker": ["a:1"]}}), r'has a "cluster" but no "task".*add the '
-                                                   r"task this process runs"),
-    (json.dumps({"cluster": {"worker": ["a:1"]}, "task": {"type": "worker", "index": 3}}),
-     r"task worker:3 is not in the cluster \(job 'worker' has 1 task\(s\)\); fix the task index"),
-])
-def test_malformed_tf_config_names_the_value_and_the_fix(monkeypatch, tf_config, message):
-    monkeypatch.setenv("TF_CONFIG", tf_config)
-    with pytest.raises(ValueError, match=message):
-        tpu.RunConfig()
-
-
-def test_parameter_servers_and_evaluators_cannot_train():
-    with pytest.raises(ValueError, match=r"lists 1 ps task\(s\).*Remove the 'ps' job"):
-        cluster.check_can_train(cluster.from_tf_config(
-            {"cluster": CLUSTER, "task": {"type": "worker", "index": 0}}))
-    evaluator = cluster.from_tf_config({"cluster": {"worker": ["a:1", "b:2"]},
-                                        "task": {"type": "evaluator", "index": 0}})
-    with pytest.raises(ValueError, match=r"task evaluator:0; only chief/worker tasks train"):
-        cluster.check_can_train(evaluator)
 
 
 # ---- a TPU that is not there: a quick, clear error ---------------------------------------------
