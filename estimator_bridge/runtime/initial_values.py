@@ -2,7 +2,7 @@
 
 Why: TF1 ran the Scaffold's init op (every variable's initializer in one `Session.run`) in the
 graph model_fn built. Evaluating the same initializers eagerly differs (measured against
-TF 1.15, tests/estimator_bridge/test_initial_values.py):
+TF 1.15, tests/estimator_bridge/runtime/test_initial_values.py):
 
 * `constant_initializer(value)` / `tf.constant(value, shape=...)` with fewer values than the
   variable has elements: a graph fills the rest with the last value, eager raises "Eager

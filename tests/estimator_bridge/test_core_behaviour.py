@@ -89,7 +89,7 @@ def test_summaries_at_the_steps_tf1_wrote_them(tmp_path):
 
     Rates and eval steps come from goldens/summary_cadence_tf115.json (`summaries_every_10`):
     rates at 32, where TF 1.15's TPU path wrote them (its CPU path, one step per session.run:
-    26; test_step_rate.py says why the bridge follows the TPU path); eval tags at the restored
+    26; runtime/test_step_rate.py says why the bridge follows the TPU path); eval tags at the restored
     step 35. The loss steps 1, 11, 21, 31 are TF 1.15's when its SummarySaverHook read
     global_step after the train op; TF 1.15 did not order that read and sometimes wrote 1, 10,
     20, 30 (measured, goldens/summary_cadence_recorder.py), so no golden can hold them. The
