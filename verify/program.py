@@ -85,7 +85,7 @@ def check_program(program: Program) -> None:
                          "it (e.g. --train_steps={steps})")
     if program.steps is None and STEPS in used:
         raise BadProgram("the program's arguments use {steps}; give its value with --steps N")
-    if program.source_root is not None and not _inside(script.resolve(), program.root):
+    if program.source_root is not None and not script.resolve().is_relative_to(program.root):
         raise BadProgram(f"the program {script} is not inside its --source-root {program.root}")
     if program.migrated_script is not None and not program.migrated_script.is_file():
         raise BadProgram(f"--migrated {program.migrated_script} does not exist (or is not a file)")
@@ -93,10 +93,3 @@ def check_program(program: Program) -> None:
         if not folder.is_dir():
             raise BadProgram(f"--path {folder} is not a folder")
 
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False

@@ -127,17 +127,10 @@ def launch(side: str, program: Program, work_dir: Path) -> Launch:
         migrated_root = work_dir / "migrated" / root.name
         if not migrated_root.exists():
             migrated_root = migrate_tree(root, work_dir / "migrated", log=work_dir / "migrate.log")
-        moved = [migrated_root / p.relative_to(root) if _inside(p, root) else p for p in paths]
+        moved = [migrated_root / p.relative_to(root) if p.is_relative_to(root) else p for p in paths]
         return Launch([sys.executable, str(migrated_root / script.relative_to(root))], [*moved, REPO_ROOT])
     raise SideUnavailable(f"unknown side {side!r}; sides: {sorted(SIDES)}")
 
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False
 
 
 # What a failed run's output says, most telling first: a Python exception line, a native abort.

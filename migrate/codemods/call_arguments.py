@@ -66,3 +66,15 @@ def translate(entry: Replacement, args: Sequence[cst.Arg]) -> list[cst.Arg]:
     if entry.default_args and not args:
         args = [cst.Arg(cst.parse_expression(text)) for text in entry.default_args]
     return args
+
+
+def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    """The value passed for a parameter at `position` or by `keyword`; None when absent or
+    when a `*args`/`**kwargs` makes it unknowable."""
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if (arg.keyword is None and index == position) or (
+                arg.keyword is not None and arg.keyword.value == keyword):
+            return arg.value
+    return None

@@ -25,6 +25,7 @@ import re
 import libcst as cst
 
 from migrate.codemods.base import dotted_name
+from migrate.codemods.call_arguments import argument
 from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 from migrate.tables.keras import KERAS2_H5_SUFFIXES, REMOVED_METHODS, WEIGHTS_SUFFIX, RemovedMethod
@@ -149,23 +150,14 @@ class _SavedWeightLiterals(cst.CSTVisitor):
                     self.renamed[pieces[1]] = new_body
 
 
-def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        if (arg.keyword is None and index == position) or (arg.keyword is not None and arg.keyword.value == keyword):
-            return arg.value
-    return None
-
-
 def _weight_path(call: cst.Call, is_checkpoint) -> tuple[cst.BaseExpression, bool] | None:
     """(path expression, weights only?) of a weight-writing call, else None."""
     if isinstance(call.func, cst.Attribute) and call.func.attr.value == "save_weights":
-        path = _argument(call, 0, "filepath")
+        path = argument(call, 0, "filepath")
         return None if path is None else (path, True)
     if is_checkpoint(call):
-        path = _argument(call, 0, "filepath")
-        weights_only = _argument(call, 4, "save_weights_only")
+        path = argument(call, 0, "filepath")
+        weights_only = argument(call, 4, "save_weights_only")
         if path is None:
             return None
         if weights_only is None:

@@ -25,6 +25,7 @@ from typing import Callable
 import libcst as cst
 
 from migrate.codemods.base import dotted_name
+from migrate.codemods.call_arguments import argument
 from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 
@@ -49,20 +50,11 @@ def _call_of(node: cst.BaseExpression, key: str, names: Names) -> cst.Call | Non
     return None
 
 
-def _argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        if (arg.keyword is None and index == position) or (arg.keyword is not None and arg.keyword.value == keyword):
-            return arg.value
-    return None
-
-
 def strategy_resolver(call: cst.Call) -> cst.BaseExpression | None:
     """R of TPUDistributionStrategy(R) (its only argument that matters here), else None."""
     if any(arg.keyword is not None and arg.keyword.value not in ("tpu_cluster_resolver",) for arg in call.args):
         return None
-    return _argument(call, 0, "tpu_cluster_resolver")
+    return argument(call, 0, "tpu_cluster_resolver")
 
 
 def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None:
@@ -85,8 +77,8 @@ def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None
     model_call = _call_of(value, KERAS_TO_TPU, names)
     if model_call is None:
         return None
-    model = _argument(model_call, 0, "model")
-    strategy = _argument(model_call, 1, "strategy")
+    model = argument(model_call, 0, "model")
+    strategy = argument(model_call, 1, "strategy")
     if not isinstance(model, cst.Name) or strategy is None or len(model_call.args) != 2:
         return None
     handled = [model_call.func]
