@@ -37,6 +37,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("MIG007", Severity.ERROR, "file cannot be read (missing, looping symlink, no permission); skipped"),
     Code("MIG101", Severity.INFO, "file already uses TF2-only APIs; TF1 names were not moved to tf.compat.v1"),
     Code("MIG102", Severity.INFO, "graph-mode switch replaced so that estimator_bridge can run"),
+    Code("MIG103", Severity.INFO, "GCS credential upload (configure_gcs) removed: TensorFlow 2 reads credentials itself"),
     Code("MIG201", Severity.WARNING, "call needs review: argument without a known equivalent"),
     Code("MIG202", Severity.WARNING, "tf.contrib.training.HParams has no TensorFlow equivalent"),
     Code("MIG203", Severity.WARNING, "Keras-on-TPU structure needs a manual rewrite to tf.distribute.TPUStrategy"),

@@ -363,10 +363,14 @@ class TableRewrite(cst.CSTTransformer):
             bound = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
             raw = f"{module}.{name}"
             match = self.lookup(canonical(raw), raw, None) if name and "." not in name else None
-            if match is None or match.hops != 0 or match.entry.target == match.key:
+            if match is None or match.entry.target == match.key:
                 kept.append(alias)
                 continue
-            parent, _, last = tf2_spelling(match.entry.target).rpartition(".")
+            # hops > 0: the table moves a module the name comes from (`from tensorflow.gfile
+            # import Exists`: tensorflow.gfile -> tensorflow.compat.v1.gfile), so the name keeps
+            # its path below that module.
+            target = match.entry.target + canonical(raw)[len(match.key):] if match.hops else match.entry.target
+            parent, _, last = tf2_spelling(target).rpartition(".")
             self._renamed_from_modules.add(parent)
             moved.setdefault(parent, []).append(last if last == bound else f"{last} as {bound}")
         if not moved:

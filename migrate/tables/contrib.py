@@ -108,6 +108,8 @@ CONTRIB = {
         "tensorflow.train.load_variable", rename_kwargs={"checkpoint_dir": "ckpt_dir_or_file"}),
     # TF 1.15: tf.contrib.eager.in_eager_mode is tf.executing_eagerly (the same function object).
     "tensorflow.contrib.eager.in_eager_mode": Replacement("tensorflow.executing_eagerly"),
+    # TF 1.15's tf.contrib.keras re-exported tf.keras (same names; Keras 3 behind it now).
+    "tensorflow.contrib.keras": Replacement("tensorflow.keras"),
 }
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"

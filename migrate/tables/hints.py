@@ -28,6 +28,12 @@ HINTS = {
     "tensorflow.contrib.eager.in_eager_mode": "tf.executing_eagerly()",
     "tensorflow.contrib.eager.num_gpus": "len(tf.config.list_physical_devices('GPU'))",
     "tensorflow.contrib.keras": "tf.keras (same names; Keras 3 behind it)",
+    "tensorflow.contrib.saved_model.save_keras_model": (
+        "export_dir = os.path.join(saved_model_path, str(int(time.time()))); model.export(export_dir) "
+        "(TF 1.15 wrote a timestamped SavedModel below saved_model_path and returned its path; Keras 3's "
+        "export writes the serving signature only, no train/eval graphs)"),
+    "tensorflow.contrib.cloud.configure_gcs": "drop the call (TensorFlow 2 reads GCS credentials itself; on Colab "
+                                              "call google.colab.auth.authenticate_user())",
     "tensorflow.contrib.opt.AdamWOptimizer": "tf.keras.optimizers.AdamW (Keras optimizer: not a drop-in for "
                                              "tf.compat.v1 train_ops), or keep this file on TensorFlow 1.15",
     "tensorflow.contrib.quantize": "tfmot.quantization.keras.quantize_model (tensorflow-model-optimization; "

@@ -19,3 +19,19 @@ def test_helpers_with_an_equivalent_are_replaced_and_the_rest_reported():
         tf.compat.v2.summary.scalar('loss', loss, step=step)
         x = tf.contrib.seq2seq.sequence_loss(logits, targets, weights)
         """, findings=["5:5 MIG301"])
+
+
+def test_tf_contrib_keras_is_tf_keras():
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        from tensorflow.contrib import keras as contrib_keras
+
+        dense = tf.contrib.keras.layers.Dense(3)
+        conv = contrib_keras.layers.Conv2D(8, 3)
+        """, """
+        import tensorflow as tf
+        from tensorflow import keras as contrib_keras
+
+        dense = tf.keras.layers.Dense(3)
+        conv = contrib_keras.layers.Conv2D(8, 3)
+        """)

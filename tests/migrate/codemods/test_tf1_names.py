@@ -29,3 +29,18 @@ def test_code_already_written_against_compat_v1_is_left_alone():
 
         w = tf.get_variable('w', [3])
         """)
+
+
+def test_a_name_imported_from_a_moved_module_keeps_its_path_below_the_new_module():
+    # `from tensorflow.gfile import Exists` raised ImportError on TF 2 (MIG306) and was left as is.
+    assert_codemod(NAME, """
+        from tensorflow.gfile import Exists, MakeDirs as make_dirs
+
+        if not Exists(path):
+            make_dirs(path)
+        """, """
+        from tensorflow.compat.v1.gfile import Exists, MakeDirs as make_dirs
+
+        if not Exists(path):
+            make_dirs(path)
+        """)
