@@ -73,6 +73,37 @@ def migrate_file(path: str) -> FileResult:
                                                      "please report this file with the message"),), skipped=True)
 
 
+def with_readiness(result: FileResult) -> FileResult:
+    """`result` plus the TPU readiness findings (MIG4xx) of the file as the user wrote it.
+
+    A separate analysis, not part of the rewriting pass: its findings are about the program
+    (choices only the user can make), so they stay after migration, while the pass's contract
+    is that migrated output has nothing left to rewrite (the pre-filter clears it). Located in
+    the original file, like every other finding; notebooks by `cell N:line`."""
+    from migrate.codemods.tpu_readiness import readiness_findings
+    from migrate.notebooks import readiness_module
+
+    if result.skipped:
+        return result
+    if result.path.endswith(".ipynb"):
+        built = readiness_module(result.original)
+        if built is None:
+            return result
+        module, locate = built
+        found = [Finding(locate(f.location.line, f.location.column), f.code, f.message, f.hint)
+                 for f in readiness_findings(module, result.path)]
+    else:
+        try:
+            text = result.original.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return result
+        found = readiness_findings(text, result.path)
+    if not found:
+        return result
+    return FileResult(result.path, result.original, result.migrated,
+                      tuple(sorted(result.findings + tuple(found), key=lambda f: f.location)), result.skipped)
+
+
 def select_findings(result: FileResult, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> FileResult:
     """`result` keeping only findings whose code starts with a `select` prefix and no `ignore` prefix."""
     select, ignore = tuple(select), tuple(ignore)

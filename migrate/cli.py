@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only report findings whose code starts with one of these (comma separated)")
     parser.add_argument("--ignore", action="append", default=[], metavar="CODES",
                         help="do not report findings whose code starts with one of these (comma separated)")
+    parser.add_argument("--tpu-readiness", action="store_true",
+                        help="also report what in TPU code would run badly on a real TPU (MIG401-MIG406: "
+                             "partial batches, Python in the input pipeline, batch sizes, summaries in "
+                             "model_fn, local checkpoint paths, steps_per_execution), in files that target TPUs")
     parser.add_argument("--list", action="store_true", help="list the codemods and finding codes, then exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no per-file lines, only the summary")
     parser.add_argument("--no-cache", action="store_true",
@@ -82,7 +86,10 @@ def _progress(total: int):
 
 def _run_stdin(args: argparse.Namespace, select: list[str], ignore: list[str]) -> int:
     data = sys.stdin.buffer.read()
-    result = api.select_findings(api.migrate_source(data, "<stdin>"), select, ignore)
+    result = api.migrate_source(data, "<stdin>")
+    if args.tpu_readiness:
+        result = api.with_readiness(result)
+    result = api.select_findings(result, select, ignore)
     if args.annotate:
         result = annotate.annotate(result, api.migrate_source)
     if args.diff:
@@ -174,6 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress.start()
     try:
         for result in api.migrate_paths(files, jobs=min(args.jobs, max(1, len(files)))):
+            if args.tpu_readiness:
+                result = api.with_readiness(result)
             result = api.select_findings(result, select, ignore)
             if args.annotate:
                 result = annotate.annotate(result, api.migrate_source)

@@ -78,40 +78,10 @@ def migrate_notebook(data: bytes, path: str) -> FileResult:
                                                      "open and re-save it with Jupyter"),), skipped=True)
     if "tensorflow" not in raw and "keras" not in raw:
         return FileResult(path, data, None)
-    is_python = notebook.get("metadata", {}).get("kernelspec", {}).get("language", "python") == "python"
-    if not is_python:
+    built = _python_module(notebook)
+    if built is None:
         return FileResult(path, data, None)
-    chosen: list[_Cell] = []
-    masked_total = 0
-    for index, cell in enumerate(cells):
-        if cell.get("cell_type") != "code":
-            continue
-        text = _source_text(cell)
-        header = ""
-        if text.startswith("%%"):
-            first, _, rest = text.partition("\n")
-            if not first.split()[0] in _PYTHON_CELL_MAGICS:
-                continue  # %%bash, %%writefile, %%html ...: not Python
-            header, text = first + "\n", rest
-        entry = _Cell(index, "", [], header)
-        entry.text = _mask(text, entry.masked, masked_total)
-        masked_total += len(entry.masked)
-        chosen.append(entry)
-    if not chosen:
-        return FileResult(path, data, None)
-
-    module_lines: list[str] = []
-    starts: list[int] = []  # 1-based line of each cell's first line in the module
-    for entry in chosen:
-        module_lines.append(_BOUNDARY.format(index=entry.index))
-        starts.append(len(module_lines) + 1)
-        module_lines.extend(entry.text.split("\n"))
-    module = "\n".join(module_lines) + "\n"
-
-    def locate(line: int, column: int) -> Location:
-        position = max(i for i, start in enumerate(starts) if start <= max(line, starts[0]))
-        offset = 1 if chosen[position].header else 0
-        return Location(line, column, cell=chosen[position].index, cell_line=line - starts[position] + 1 + offset)
+    module, chosen, locate = built
 
     try:
         migrated, findings = migrate_text(module, path)
@@ -158,3 +128,56 @@ def migrate_notebook(data: bytes, path: str) -> FileResult:
     if data.startswith(b"\xef\xbb\xbf"):
         out = b"\xef\xbb\xbf" + out
     return FileResult(path, data, out, tuple(findings))
+
+
+def _python_module(notebook: dict):
+    """The notebook's Python code cells as one module: (text, cells, locate(line, column) ->
+    Location in `cell N:line`), or None when it has no Python code cells."""
+    is_python = notebook.get("metadata", {}).get("kernelspec", {}).get("language", "python") == "python"
+    if not is_python:
+        return None
+    chosen: list[_Cell] = []
+    masked_total = 0
+    for index, cell in enumerate(notebook["cells"]):
+        if cell.get("cell_type") != "code":
+            continue
+        text = _source_text(cell)
+        header = ""
+        if text.startswith("%%"):
+            first, _, rest = text.partition("\n")
+            if not first.split()[0] in _PYTHON_CELL_MAGICS:
+                continue  # %%bash, %%writefile, %%html ...: not Python
+            header, text = first + "\n", rest
+        entry = _Cell(index, "", [], header)
+        entry.text = _mask(text, entry.masked, masked_total)
+        masked_total += len(entry.masked)
+        chosen.append(entry)
+    if not chosen:
+        return None
+
+    module_lines: list[str] = []
+    starts: list[int] = []  # 1-based line of each cell's first line in the module
+    for entry in chosen:
+        module_lines.append(_BOUNDARY.format(index=entry.index))
+        starts.append(len(module_lines) + 1)
+        module_lines.extend(entry.text.split("\n"))
+    module = "\n".join(module_lines) + "\n"
+
+    def locate(line: int, column: int) -> Location:
+        position = max(i for i, start in enumerate(starts) if start <= max(line, starts[0]))
+        offset = 1 if chosen[position].header else 0
+        return Location(line, column, cell=chosen[position].index, cell_line=line - starts[position] + 1 + offset)
+
+    return module, chosen, locate
+
+
+def readiness_module(data: bytes):
+    """(module text, locate) of a notebook's Python cells for analyses that only read code
+    (the TPU readiness report), or None for an unreadable notebook or one without Python cells."""
+    try:
+        notebook = json.loads(data.decode("utf-8-sig"))
+        notebook["cells"]
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return None
+    built = _python_module(notebook)
+    return None if built is None else (built[0], built[2])

@@ -1,9 +1,10 @@
 """TPU readiness: what in code written for TPUs runs, but runs badly or not at all, on a real TPU.
 
 Nothing is rewritten (each fix is a choice about the program); each site gets a MIG4xx finding
-with the fix. An opt-in report (`readiness_findings(text)`), not part of the default pipeline:
-these findings stay until the user changes the program, while the pipeline's contract is that
-migrated output has nothing left to do (the pre-filter clears it without libcst). The rules only look at files that target TPUs (they name TPUStrategy,
+with the fix. `estimator-migrate --tpu-readiness` adds them to its report (migrate/api.py:
+with_readiness reads the original file); they are not part of the rewriting pass: these findings
+stay until the user changes the program, while the pass's contract is that migrated output has
+nothing left to do (the pre-filter clears it without libcst). The rules only look at files that target TPUs (they name TPUStrategy,
 TPUEstimator, a TPU cluster resolver or keras_to_tpu_model), and only at what is visible in one
 call:
 
