@@ -34,6 +34,12 @@ class LegacyExample:
       rtol: relative tolerance of every compared number on current TF (golden.py says how a
         difference is measured). 1e-6 unless a measurement in the entry says otherwise.
       section_rtol: {section: rtol} where one section needs its own measured tolerance.
+      tpu_flags: flags that switch the program to its TPU branch (they replace the flag of the same
+        name in `flags`, or are added). When set, `make demo` also runs the migrated program
+        with them on 8 emulated TPU cores (side `migrated_tpu`, verify/sides.py) and compares
+        it with the same golden: TF 1.15's run without a TPU at the same global batch.
+      tpu_unmatched: {golden section: measured reason} of sections the TPU branch cannot
+        reproduce; left out of that side's comparison and named in its row.
       keras_steps_per_epoch: for Keras examples, the steps per epoch. TF 1.15's Keras passed
         each batch's loss to `on_batch_end`; Keras 3 passes the epoch's running mean, so the
         per-batch losses of a Keras 3 run are recovered from the means before comparing.
@@ -51,8 +57,17 @@ class LegacyExample:
     serving: dict | None = None
     current_tags: dict | None = None
     keras_steps_per_epoch: int | None = None
+    tpu_flags: tuple[str, ...] = ()
+    tpu_unmatched: dict | None = None
     rtol: float = 1e-6
     section_rtol: dict | None = None
+
+    def flags_on(self, side: str) -> tuple[str, ...]:
+        """The flags of a run on `side`: `tpu_flags` replace their namesakes on the TPU side."""
+        if side != "migrated_tpu":
+            return self.flags
+        names = {flag.split("=")[0] for flag in self.tpu_flags}
+        return tuple(f for f in self.flags if f.split("=")[0] not in names) + self.tpu_flags
 
     @property
     def folder(self) -> Path:
@@ -68,6 +83,15 @@ class LegacyExample:
 
 
 CKPT0 = ("model.ckpt-0.index", "model.ckpt-0.data-00000-of-00001")
+
+# Keras 3 under any tf.distribute strategy hands per-batch callbacks (on_batch_end) the running
+# mean of REPLICA 0's examples, not of the global batch; the epoch-end logs (History) are the
+# global ones. Measured on keras_tpu's migrated TPU branch: step 1's recovered loss is 2.2735789
+# on 1 emulated core (= TF 1.15's global batch, bit for bit), 2.2485814 on 2 cores and 2.3250046
+# on 8 (replica 0's 16 and 4 examples), while the per-epoch losses match TF 1.15 within 5e-6.
+_KERAS3_PER_BATCH_LOGS = ("Keras 3 under a distribution strategy gives per-batch callbacks replica 0's "
+                          "running mean, not the global batch's (epoch logs are global)")
+
 
 EXAMPLES: tuple[LegacyExample, ...] = (
     LegacyExample(
@@ -181,6 +205,8 @@ EXAMPLES: tuple[LegacyExample, ...] = (
         variables=("arr_0", "arr_1", "arr_2", "arr_3", "arr_4", "arr_5"),
         start_state=("initial_weights.npz",),
         keras_steps_per_epoch=10,
+        tpu_flags=("--use_tpu=true", "--tpu=emulated"),
+        tpu_unmatched={"train_losses": _KERAS3_PER_BATCH_LOGS},
         # Keras 3 is not TF 1.15's Keras: a different loss formula (log of clipped softmax
         # probabilities; TF 1.15 took the softmax's logits) and optimizer kernels. From the same
         # initial weights, measured on TF 2.21 + Keras 3.15 (path a): per-batch losses over 30
@@ -191,6 +217,23 @@ EXAMPLES: tuple[LegacyExample, ...] = (
         exercises="Keras the 2018 way: keras_to_tpu_model behind `if use_tpu:` (CPU branch "
                   "compared), Sequential conv/dense, fit on tf.data with steps_per_epoch, a "
                   "per-batch LossHistory callback, evaluate, predict; initial weights from .npz",
+    ),
+    LegacyExample(
+        name="keras_tpu_weights",
+        script="keras_pretrained.py",
+        oracle="tf115",
+        flags=("--use_tpu=false", "--epochs=2", "--batch_size=64",
+               "--pretrained={model_dir}/pretrained.h5"),
+        tags=(),
+        variables=("arr_0", "arr_1", "arr_2", "arr_3", "arr_4", "arr_5"),
+        start_state=("pretrained.h5",),
+        keras_steps_per_epoch=24,
+        tpu_flags=("--use_tpu=true", "--tpu=emulated"),
+        tpu_unmatched={"train_losses": _KERAS3_PER_BATCH_LOGS},
+        rtol=1e-4,
+        exercises="keras_to_tpu_model after load_weights (HDF5) and compile with a TF1 "
+                  "optimizer (tf.train.AdamOptimizer), rebinding the same name; fit on numpy "
+                  "arrays with a global batch of 64 (8 per core on 8 cores), evaluate, predict",
     ),
 )
 

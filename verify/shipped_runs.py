@@ -23,9 +23,9 @@ def harvest_spec(example: LegacyExample) -> dict:
             "values_per_variable": 16, "serving": example.serving}
 
 
-def example_program(example: LegacyExample) -> Program:
+def example_program(example: LegacyExample, side: str = "swapped") -> Program:
     return Program(script=example.script_path,
-                   args=(f"{example.model_dir_flag}={{model_dir}}", *example.flags),
+                   args=(f"{example.model_dir_flag}={{model_dir}}", *example.flags_on(side)),
                    cwd=REPO_ROOT)
 
 
@@ -49,7 +49,7 @@ def run_current(example: LegacyExample, model_dir: Path, side: str = "swapped", 
     """
     check_available(side)
     seed_from_golden(example, model_dir)
-    program = example_program(example)
+    program = example_program(example, side)
     started = time.perf_counter()
     how = launch(side, program, model_dir.parent)
     env = program_env(onednn=False, python_path=how.python_path)

@@ -6,7 +6,12 @@ Sides:
             bridge itself, used for the shipped examples;
   runner    the unchanged script through the compat runner (``python -m estimator_bridge.run``);
   migrated  the script after ``estimator-migrate --output-dir`` rewrote a copy of its folder (or
-            the user's own migrated copy), run with plain ``python``.
+            the user's own migrated copy), run with plain ``python``;
+  migrated_tpu
+            the migrated script on its TPU branch: run under ``python -m
+            estimator_bridge.tpu_emulation --cores 8`` (TPUClusterResolver / TPUStrategy become
+            MirroredStrategy over 8 logical CPUs without changing the program's code path), with
+            the flags that select the TPU branch (the catalog's ``tpu_flags``).
 
 Every run starts from the oracle's start state (its ``model.ckpt-0``, or Keras initial weights)
 copied into a fresh model_dir: TF1 graph-seeded initial values cannot be reproduced on another
@@ -41,7 +46,10 @@ SIDES = {
     "swapped": Side("swapped", "imports swapped to estimator_bridge.compat", "estimator_bridge.compat"),
     "runner": Side("runner", "python -m estimator_bridge.run", "estimator_bridge.run"),
     "migrated": Side("migrated", "after estimator-migrate", "migrate.api"),
+    "migrated_tpu": Side("migrated_tpu", "after estimator-migrate, TPU branch on 8 emulated cores",
+                         "estimator_bridge.tpu_emulation"),
 }
+EMULATED_TPU_CORES = 8
 USER_SIDES = ("runner", "migrated")  # what `verify --side` offers: how users run their code
 
 
@@ -120,15 +128,17 @@ def launch(side: str, program: Program, work_dir: Path) -> Launch:
         return Launch([sys.executable, "-m", "verify.swapped_imports", str(script)], [*paths, REPO_ROOT])
     if side == "runner":
         return Launch([sys.executable, "-m", "estimator_bridge.run", str(script)], [*paths, REPO_ROOT])
-    if side == "migrated":
+    if side in ("migrated", "migrated_tpu"):
+        interpreter = [sys.executable] if side == "migrated" else [
+            sys.executable, "-m", "estimator_bridge.tpu_emulation", "--cores", str(EMULATED_TPU_CORES)]
         if program.migrated_script is not None:
-            return Launch([sys.executable, str(program.migrated_script.resolve())], [*paths, REPO_ROOT])
+            return Launch([*interpreter, str(program.migrated_script.resolve())], [*paths, REPO_ROOT])
         root = program.root
         migrated_root = work_dir / "migrated" / root.name
         if not migrated_root.exists():
             migrated_root = migrate_tree(root, work_dir / "migrated", log=work_dir / "migrate.log")
         moved = [migrated_root / p.relative_to(root) if p.is_relative_to(root) else p for p in paths]
-        return Launch([sys.executable, str(migrated_root / script.relative_to(root))], [*moved, REPO_ROOT])
+        return Launch([*interpreter, str(migrated_root / script.relative_to(root))], [*moved, REPO_ROOT])
     raise SideUnavailable(f"unknown side {side!r}; sides: {sorted(SIDES)}")
 
 

@@ -1,0 +1,106 @@
+"""Keras `compile(optimizer=tf.train.AdamOptimizer(...))` under the compat runner: the Keras optimizer
+with the same update.
+
+TF 1.x's Keras wrapped a TF1 optimizer passed to `compile` (2018 Keras TPU code had to: the first
+`keras_to_tpu_model` took only TF optimizers); Keras 3 rejects it ("Could not interpret optimizer
+identifier"). The runner therefore hands Keras the optimizer that applies the same update, built
+from the TF1 object's own hyperparameters, with TF1's defaults where Keras' differ (Adam's
+epsilon 1e-8, not 1e-7). The same correspondence as the codemod's (migrate/tables/keras.py,
+checked against TF 1.15 by tests/migrate/test_keras_optimizers.py); RMSProp's first steps differ
+(TF1 starts its accumulator at 1), which is logged once. An optimizer Keras has no counterpart for
+raises an error naming it and the choice to make.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+import tensorflow as tf
+
+logger = logging.getLogger("estimator_bridge")
+
+tf1 = tf.compat.v1
+
+# TF1 class -> (Keras class name, {Keras argument: TF1 object's attribute}, fixed Keras arguments,
+# what still differs). Pure data.
+TF1_TO_KERAS = {
+    "AdamOptimizer": ("Adam", {"learning_rate": "_lr", "beta_1": "_beta1", "beta_2": "_beta2",
+                               "epsilon": "_epsilon"}, {}, ""),
+    "GradientDescentOptimizer": ("SGD", {"learning_rate": "_learning_rate"}, {}, ""),
+    "MomentumOptimizer": ("SGD", {"learning_rate": "_learning_rate", "momentum": "_momentum",
+                                  "nesterov": "_use_nesterov"}, {}, ""),
+    # TF1 divides by sqrt(accumulator); Keras by sqrt(accumulator + epsilon): epsilon 0 is TF1's.
+    "AdagradOptimizer": ("Adagrad", {"learning_rate": "_learning_rate",
+                                     "initial_accumulator_value": "_initial_accumulator_value"},
+                         {"epsilon": 0.0}, ""),
+    "AdadeltaOptimizer": ("Adadelta", {"learning_rate": "_lr", "rho": "_rho", "epsilon": "_epsilon"},
+                          {}, ""),
+    "RMSPropOptimizer": ("RMSprop", {"learning_rate": "_learning_rate", "rho": "_decay",
+                                     "momentum": "_momentum", "epsilon": "_epsilon",
+                                     "centered": "_centered"}, {},
+                         "TF1's RMSProp starts its mean-square accumulator at 1, Keras' at 0: the "
+                         "first updates are larger (the same once the accumulator has decayed)"),
+    "FtrlOptimizer": ("Ftrl", {"learning_rate": "_learning_rate",
+                               "learning_rate_power": "_learning_rate_power",
+                               "initial_accumulator_value": "_initial_accumulator_value",
+                               "l1_regularization_strength": "_l1_regularization_strength",
+                               "l2_regularization_strength": "_l2_regularization_strength",
+                               "l2_shrinkage_regularization_strength":
+                                   "_l2_shrinkage_regularization_strength"}, {}, ""),
+}
+
+_logged = set()
+
+
+def keras_optimizer_for(optimizer):
+    """`optimizer` unchanged unless it is a TF1 `tf.train` optimizer: then its Keras counterpart.
+
+    Raises:
+      ValueError: a TF1 optimizer Keras has no counterpart for, or one whose hyperparameters are
+        tensors or schedules (Keras needs numbers or a keras schedule).
+    """
+    if not isinstance(optimizer, tf1.train.Optimizer):
+        return optimizer
+    name = type(optimizer).__name__
+    if name not in TF1_TO_KERAS:
+        raise ValueError(
+            f"Keras compile got the TF1 optimizer tf.train.{name}, which Keras 3 cannot use and "
+            "has no counterpart for. Pass a Keras optimizer (tf.keras.optimizers.*) instead; "
+            "the numbers will differ from TF 1.x's.")
+    keras_name, attributes, fixed, difference = TF1_TO_KERAS[name]
+    arguments = dict(fixed)
+    for argument, attribute in attributes.items():
+        value = getattr(optimizer, attribute)
+        if callable(value) or tf.is_tensor(value):
+            raise ValueError(
+                f"Keras compile got tf.train.{name} with {argument}={value!r:.80}: a tensor or "
+                f"function, which tf.keras.optimizers.{keras_name} cannot take. Pass a number, "
+                "or a tf.keras.optimizers.schedules.* schedule to a Keras optimizer.")
+        arguments[argument] = value
+    if difference and name not in _logged:
+        _logged.add(name)
+        logger.warning("estimator_bridge: Keras compile got tf.train.%s; using "
+                       "tf.keras.optimizers.%s with its hyperparameters. %s.", name, keras_name,
+                       difference)
+    return getattr(tf.keras.optimizers, keras_name)(**arguments)
+
+
+def accept_tf1_optimizers_in_compile() -> None:
+    """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide)."""
+    import keras
+
+    if getattr(keras.Model.compile, "_estimator_bridge", False):
+        return
+    original = keras.Model.compile
+
+    @functools.wraps(original)
+    def compile(self, *args, **kwargs):
+        if "optimizer" in kwargs:
+            kwargs["optimizer"] = keras_optimizer_for(kwargs["optimizer"])
+        elif args:
+            args = (keras_optimizer_for(args[0]), *args[1:])
+        return original(self, *args, **kwargs)
+
+    compile._estimator_bridge = True
+    keras.Model.compile = compile
