@@ -86,13 +86,20 @@ def keras_optimizer_for(optimizer):
     return getattr(tf.keras.optimizers, keras_name)(**arguments)
 
 
-def accept_tf1_optimizers_in_compile() -> None:
-    """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide)."""
+def accept_tf1_optimizers_in_compile():
+    """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide).
+
+    Returns a function that undoes it (tests); calling this again while installed does nothing.
+    """
     import keras
 
-    if getattr(keras.Model.compile, "_estimator_bridge", False):
-        return
-    original = keras.Model.compile
+    # Patched where Keras defines it (its Trainer class): Keras compares a model class's compile
+    # with Trainer.compile to decide whether compile() is custom, and then skips compiling in
+    # clone_model / compile_from_config / model loading.
+    owner = next(klass for klass in keras.Model.__mro__ if "compile" in vars(klass))
+    if getattr(owner.compile, "_estimator_bridge", False):
+        return lambda: None
+    original = owner.compile
 
     @functools.wraps(original)
     def compile(self, *args, **kwargs):
@@ -103,4 +110,9 @@ def accept_tf1_optimizers_in_compile() -> None:
         return original(self, *args, **kwargs)
 
     compile._estimator_bridge = True
-    keras.Model.compile = compile
+    owner.compile = compile
+
+    def undo():
+        owner.compile = original
+
+    return undo

@@ -61,7 +61,31 @@ def test_keras_trained_with_tf1_optimizers_gives_tf115s_weights(tmp_path):
     oracle = tmp_path / "oracle.py"
     oracle.write_text(PROGRAM.format(prelude="tf.set_random_seed(0)"))
     expected = run_json(oracle_python("tf115"), oracle)
-    accept_tf1_optimizers_in_compile()
+    undo = accept_tf1_optimizers_in_compile()
+    try:
+        ours = _train_with_tf1_optimizers()
+    finally:
+        undo()
+    for name in expected:
+        for theirs, mine in zip(expected[name], ours[name]):
+            # Measured: 8.1e-6 at most (Keras 3's and TF 1.15 Keras' float32 kernels; the
+            # keras examples measure the same order, legacy_examples/catalog.py). Held to 5e-5.
+            assert_close(np.array(mine), np.array(theirs), rtol=5e-5, what=f"{name} weights")
+
+
+def test_the_compile_wrapper_is_keras_own_for_cloning_and_compile_from_config():
+    undo = accept_tf1_optimizers_in_compile()
+    try:
+        model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+        model.compile(optimizer=tf1.train.AdamOptimizer(0.01), loss="mse")
+        clone = tf.keras.models.clone_model(model)
+        clone.compile_from_config(model.get_compile_config())
+        assert clone.compiled and float(clone.optimizer.learning_rate) == pytest.approx(0.01)
+    finally:
+        undo()
+
+
+def _train_with_tf1_optimizers():
     ours = {}
     x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
     y = (np.arange(8) % 2).astype(np.float32).reshape(8, 1)
@@ -73,8 +97,4 @@ def test_keras_trained_with_tf1_optimizers_gives_tf115s_weights(tmp_path):
         model.compile(optimizer=optimizer, loss="mean_squared_error")
         model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
         ours[name] = [w.tolist() for w in model.get_weights()]
-    for name in expected:
-        for theirs, mine in zip(expected[name], ours[name]):
-            # Measured: 8.1e-6 at most (Keras 3's and TF 1.15 Keras' float32 kernels; the
-            # keras examples measure the same order, legacy_examples/catalog.py). Held to 5e-5.
-            assert_close(np.array(mine), np.array(theirs), rtol=5e-5, what=f"{name} weights")
+    return ours
