@@ -11,6 +11,10 @@
   last part) gets the suffix Keras 3 wants, and `load_weights` calls naming the same literal are
   renamed with it (the program reads what it wrote; other `.h5` files still load, Keras 3 reads
   Keras 2 weight files).
+- `model.compile(experimental_steps_per_execution=N)` / `steps_per_run=N` -> `steps_per_execution=N`
+  (Keras 3's compile takes no other spelling); `ModelCheckpoint(..., options=...)` loses `options`
+  (MIG208 info: Keras 3 writes checkpoints through the host, where TF's I/O-device option has
+  nothing to do; it raised TypeError).
 - `x.reset_states()` (gone from models and metrics), `Input(tensor=...)` (Keras 3 accepts only
   Keras tensors): reported (MIG207) with the replacement, since what `x` is cannot be seen here.
 
@@ -28,7 +32,8 @@ from migrate.codemods.base import dotted_name
 from migrate.codemods.call_arguments import argument
 from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
-from migrate.tables.keras import KERAS2_H5_SUFFIXES, REMOVED_METHODS, WEIGHTS_SUFFIX, RemovedMethod
+from migrate.tables.keras import (CHECKPOINT_DROPPED_KEYWORDS, COMPILE_KEYWORD_RENAMES, KERAS2_H5_SUFFIXES,
+                                  REMOVED_METHODS, WEIGHTS_SUFFIX, RemovedMethod)
 
 CHECKPOINT = "keras.callbacks.ModelCheckpoint"
 INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
@@ -41,7 +46,9 @@ _INPUT_TENSOR = re.compile(r"\bInput\s*\((?:[^()]|\([^()]*\))*\btensor\s*=")
 
 def text_may_need_keras_rewrite(text: str) -> bool:
     """Can this codemod act on `text` at all? (the pre-filter's cheap over-approximation)"""
-    if any(name in text for name in (*REMOVED_METHODS, "reset_states")):
+    if any(name in text for name in (*REMOVED_METHODS, *COMPILE_KEYWORD_RENAMES, "reset_states")):
+        return True
+    if "ModelCheckpoint" in text and "options" in text:
         return True
     if "tensor" in text and _INPUT_TENSOR.search(text):
         return True
@@ -213,6 +220,11 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                      "takes them on the input (keras.utils.PyDataset), not on the call",
                      "to keep parallel loading, make the generator a keras.utils.PyDataset("
                      "workers=..., use_multiprocessing=..., max_queue_size=...)")]
+    elif is_checkpoint(rewrite, call) and _keywords(call, CHECKPOINT_DROPPED_KEYWORDS):
+        return [(call, "MIG208", "`ModelCheckpoint(options=...)` dropped: Keras 3's ModelCheckpoint takes "
+                 "no options and writes through the host's Python, so TF's I/O-device option (a TPU "
+                 "worker writing to this machine's disk) has nothing to do",
+                 "nothing to do; a TPU Node writes local files through the host under Keras 3")]
     elif _is_method(rewrite, call, {"reset_states"}) and not call.args:
         return [(call, "MIG207", "`.reset_states()` is gone from Keras 3 models and metrics",
                  "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
@@ -234,14 +246,38 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
             return None
         func = updated_node.func.with_changes(attr=cst.Name(entry.target))
         return updated_node.with_changes(func=func, args=converted[0])
+    keywords = _keyword_changes(rewrite, original_node, updated_node)
+    result = keywords if keywords is not None else updated_node
     literals = rewrite.state[NAME]
     if not literals:
-        return None
+        return keywords
     found = _weight_path(original_node, lambda call: is_checkpoint(rewrite, call))
     loading = isinstance(original_node.func, cst.Attribute) and original_node.func.attr.value == "load_weights"
     if found is None and not loading:
-        return None
-    return _rename_path_argument(literals, updated_node)
+        return keywords
+    renamed = _rename_path_argument(literals, result)
+    return renamed if renamed is not None else keywords
+
+
+def _keywords(call: cst.Call, names) -> list[cst.Arg]:
+    return [arg for arg in call.args if arg.keyword is not None and arg.keyword.value in names]
+
+
+def _keyword_changes(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.Call | None:
+    """compile's renamed keywords and ModelCheckpoint's dropped ones, or None when neither."""
+    if _is_method(rewrite, original_node, {"compile"}) and _keywords(original_node, COMPILE_KEYWORD_RENAMES):
+        if _keywords(original_node, set(COMPILE_KEYWORD_RENAMES.values())):
+            return None  # both spellings given: Keras 3 would see a duplicate; left to the user
+        return updated_node.with_changes(args=[
+            arg.with_changes(keyword=cst.Name(COMPILE_KEYWORD_RENAMES[arg.keyword.value]))
+            if arg.keyword is not None and arg.keyword.value in COMPILE_KEYWORD_RENAMES else arg
+            for arg in updated_node.args])
+    if is_checkpoint(rewrite, original_node) and _keywords(original_node, CHECKPOINT_DROPPED_KEYWORDS):
+        args = [arg for arg in updated_node.args
+                if arg.keyword is None or arg.keyword.value not in CHECKPOINT_DROPPED_KEYWORDS]
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated_node.with_changes(args=args)
+    return None
 
 
 def _rename_path_argument(literals: dict[str, str], call: cst.Call, index: int = 0) -> cst.Call | None:

@@ -117,6 +117,17 @@ REMOVED_METHODS: dict[str, RemovedMethod] = {
 # Weight files: Keras 3's save_weights (and ModelCheckpoint(save_weights_only=True)) only write
 # `.weights.h5`; its load_weights still reads Keras 2 `.h5`/`.hdf5` files.
 WEIGHTS_SUFFIX = ".weights.h5"
+
+# `model.compile(...)` keywords Keras 3 spells otherwise (TF 2.2-2.3's experimental name, TF 1.14-
+# 2.1's distribution-strategy name): same meaning, the Keras counterpart of iterations_per_loop.
+COMPILE_KEYWORD_RENAMES = {
+    "experimental_steps_per_execution": "steps_per_execution",
+    "steps_per_run": "steps_per_execution",
+}
+# ModelCheckpoint keywords Keras 3 does not take and that change nothing there: Keras 3 writes
+# checkpoints through the host's Python (h5py / its own zip format), so TF's I/O-device option
+# (`options=tf.saved_model.SaveOptions(experimental_io_device='/job:localhost')`) has nothing to do.
+CHECKPOINT_DROPPED_KEYWORDS = ("options",)
 KERAS2_H5_SUFFIXES = (".h5", ".hdf5")
 
 # Removed Keras 2 APIs with no faithful rewrite: reported where they are used.
