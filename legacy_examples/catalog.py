@@ -38,6 +38,8 @@ class LegacyExample:
         name in `flags`, or are added). When set, `make demo` also runs the migrated program
         with them on 8 emulated TPU cores (side `migrated_tpu`, verify/sides.py) and compares
         it with the same golden: TF 1.15's run without a TPU at the same global batch.
+      sides: the sides `make demo` runs it on besides migrated_tpu (a notebook runs only after
+        migration: the swapped and runner sides take Python scripts).
       tpu_unmatched: {golden section: measured reason} of sections the TPU branch cannot
         reproduce; left out of that side's comparison and named in its row.
       keras_steps_per_epoch: for Keras examples, the steps per epoch. TF 1.15's Keras passed
@@ -59,6 +61,7 @@ class LegacyExample:
     keras_steps_per_epoch: int | None = None
     tpu_flags: tuple[str, ...] = ()
     tpu_unmatched: dict | None = None
+    sides: tuple[str, ...] = ("swapped", "runner", "migrated")
     rtol: float = 1e-6
     section_rtol: dict | None = None
 
@@ -234,6 +237,24 @@ EXAMPLES: tuple[LegacyExample, ...] = (
         exercises="keras_to_tpu_model after load_weights (HDF5) and compile with a TF1 "
                   "optimizer (tf.train.AdamOptimizer), rebinding the same name; fit on numpy "
                   "arrays with a global batch of 64 (8 per core on 8 cores), evaluate, predict",
+    ),
+    LegacyExample(
+        name="kaggle_tpu",
+        script="kaggle_tpu_flowers.ipynb",
+        oracle="tf215",
+        # Notebook parameters, papermill style (verify/notebook_script.py): the oracle has one
+        # replica, so it runs at the TPU branch's global batch (8 per core x 8 cores = 64).
+        flags=("--epochs=3", "--batch_size_per_replica=64"),
+        tags=(),
+        variables=("arr_0", "arr_1", "arr_2", "arr_3"),
+        start_state=("initial_weights.npz",),
+        sides=("migrated",),
+        tpu_flags=("--batch_size_per_replica=8",),
+        rtol=1e-4,
+        exercises="Kaggle TPU notebook of TF 2.2-2.4 (.ipynb): TFRecords written and read with "
+                  "parse_single_example, TPUClusterResolver() with a fallback to the default "
+                  "strategy, experimental_steps_per_execution, a checkpoint callback with the "
+                  "I/O-device option, fit with validation, evaluate, predict",
     ),
 )
 

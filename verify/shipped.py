@@ -37,7 +37,8 @@ SHIPPED_SIDES = ("swapped", "runner", "migrated", "migrated_tpu")
 
 def sides_of(example, sides: list[str]) -> list[str]:
     """The requested sides this example has (migrated_tpu only for examples with a TPU branch)."""
-    return [side for side in sides if side != "migrated_tpu" or example.tpu_flags]
+    return [side for side in sides
+            if side in example.sides or (side == "migrated_tpu" and example.tpu_flags)]
 
 
 def run_one(example, golden: dict, side: str, work_dir: Path, rtol: float):

@@ -15,7 +15,7 @@ from legacy_examples.catalog import LegacyExample
 from verify.compare import per_batch_from_running_means
 from verify.environments import harvest, program_env, run_program
 from verify.program import Program
-from verify.sides import REPO_ROOT, check_available, launch, seed_model_dir
+from verify.sides import REPO_ROOT, check_available, launch, script_command, seed_model_dir
 
 
 def harvest_spec(example: LegacyExample) -> dict:
@@ -30,7 +30,7 @@ def example_program(example: LegacyExample, side: str = "swapped") -> Program:
 
 
 def example_argv(python: Path | str, example: LegacyExample, model_dir: Path) -> list[str]:
-    return [str(python), str(example.script_path), *example_program(example).argv(model_dir)]
+    return [str(python), *script_command(example.script_path), *example_program(example).argv(model_dir)]
 
 
 def seed_from_golden(example: LegacyExample, model_dir: Path) -> None:

@@ -50,6 +50,13 @@ SIDES = {
                          "estimator_bridge.tpu_emulation"),
 }
 EMULATED_TPU_CORES = 8
+# Notebooks run through this script (papermill-style parameters), in every TensorFlow.
+NOTEBOOK_SCRIPT = REPO_ROOT / "verify" / "notebook_script.py"
+
+
+def script_command(script: Path) -> list[str]:
+    """What runs `script` after the interpreter: itself, or the notebook runner and the notebook."""
+    return [str(NOTEBOOK_SCRIPT), str(script)] if script.suffix == ".ipynb" else [str(script)]
 USER_SIDES = ("runner", "migrated")  # what `verify --side` offers: how users run their code
 
 
@@ -124,6 +131,9 @@ def launch(side: str, program: Program, work_dir: Path) -> Launch:
     script = program.script.resolve()
     paths = [Path(p).resolve() for p in program.python_path]
     # The bridge beside this verify is the one under test (last: the program's own modules win).
+    if script.suffix == ".ipynb" and side in ("swapped", "runner"):
+        raise SideUnavailable(f"side {side} runs Python scripts; {script.name} is a notebook: it runs "
+                              "after migration (sides migrated, migrated_tpu)")
     if side == "swapped":
         return Launch([sys.executable, "-m", "verify.swapped_imports", str(script)], [*paths, REPO_ROOT])
     if side == "runner":
@@ -132,13 +142,15 @@ def launch(side: str, program: Program, work_dir: Path) -> Launch:
         interpreter = [sys.executable] if side == "migrated" else [
             sys.executable, "-m", "estimator_bridge.tpu_emulation", "--cores", str(EMULATED_TPU_CORES)]
         if program.migrated_script is not None:
-            return Launch([*interpreter, str(program.migrated_script.resolve())], [*paths, REPO_ROOT])
+            return Launch([*interpreter, *script_command(program.migrated_script.resolve())],
+                          [*paths, REPO_ROOT])
         root = program.root
         migrated_root = work_dir / "migrated" / root.name
         if not migrated_root.exists():
             migrated_root = migrate_tree(root, work_dir / "migrated", log=work_dir / "migrate.log")
         moved = [migrated_root / p.relative_to(root) if p.is_relative_to(root) else p for p in paths]
-        return Launch([*interpreter, str(migrated_root / script.relative_to(root))], [*moved, REPO_ROOT])
+        return Launch([*interpreter, *script_command(migrated_root / script.relative_to(root))],
+                      [*moved, REPO_ROOT])
     raise SideUnavailable(f"unknown side {side!r}; sides: {sorted(SIDES)}")
 
 

@@ -41,14 +41,16 @@ INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
 METHOD_NAMES = frozenset(REMOVED_METHODS) | {"save_weights", "load_weights", "reset_states"}
 
 _NO_SPACE = cst.SimpleWhitespace("")
+_COMPILE_KEYWORD = re.compile(r"\b(?:%s)\s*=" % "|".join(COMPILE_KEYWORD_RENAMES))
+_OPTIONS_KEYWORD = re.compile(r"\boptions\s*=")
 _INPUT_TENSOR = re.compile(r"\bInput\s*\((?:[^()]|\([^()]*\))*\btensor\s*=")
 
 
 def text_may_need_keras_rewrite(text: str) -> bool:
     """Can this codemod act on `text` at all? (the pre-filter's cheap over-approximation)"""
-    if any(name in text for name in (*REMOVED_METHODS, *COMPILE_KEYWORD_RENAMES, "reset_states")):
+    if any(name in text for name in (*REMOVED_METHODS, "reset_states")):
         return True
-    if "ModelCheckpoint" in text and "options" in text:
+    if _COMPILE_KEYWORD.search(text) or ("ModelCheckpoint" in text and _OPTIONS_KEYWORD.search(text)):
         return True
     if "tensor" in text and _INPUT_TENSOR.search(text):
         return True

@@ -59,3 +59,22 @@ def test_usage_errors_say_what_is_wrong(argv, message, capsys):
 def test_zero_cores_is_refused():
     with pytest.raises(ValueError, match="at least one core"):
         tpu_emulation.install(0)
+
+
+def test_keras_runs_one_step_per_execution_on_the_emulated_cores_and_gets_its_compile_back():
+    """Keras 3 cannot run steps_per_execution > 1 under a MirroredStrategy of several replicas
+    (keras-team/keras#19246); the emulation runs the same steps one per execution."""
+    import keras
+    import tensorflow as tf
+
+    from estimator_bridge import tpu_emulation
+
+    original = tpu_emulation._keras_compile_owner().compile
+    with tpu_emulation.installed(8):
+        model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse", steps_per_execution=4)
+        assert model.steps_per_execution == 1
+    assert tpu_emulation._keras_compile_owner().compile is original
+    plain = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    plain.compile(optimizer="sgd", loss="mse", steps_per_execution=4)
+    assert plain.steps_per_execution == 4
