@@ -19,7 +19,7 @@ import libcst as cst
 from migrate.codemods import PIPELINE
 from migrate.codemods.base import PassContext
 from migrate.codemods.fused import fuse
-from migrate.codemods.unsupported import FindingCollector
+from migrate.codemods.findings_collector import FindingCollector
 from migrate.final_check import check as check_names
 from migrate.findings import FileResult, Finding, Location
 from migrate.prefilter import nothing_to_do

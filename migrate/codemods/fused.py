@@ -14,7 +14,7 @@ import libcst as cst
 
 from migrate.codemods.base import PassContext, TableRewrite, dotted_name
 from migrate.codemods.registry import Codemod
-from migrate.codemods.unsupported import FindingCollector
+from migrate.codemods.findings_collector import FindingCollector
 from migrate.resolve import Match
 
 
