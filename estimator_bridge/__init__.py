@@ -5,24 +5,35 @@ a TPUEstimator-era program trains and evaluates on current TensorFlow with the n
 original produced. Public names mirror the legacy ones.
 """
 
-from estimator_bridge import export, hooks, layers
+from estimator_bridge import export, exporters, hooks, layers
 from estimator_bridge.cluster_resolver import TPUClusterResolver
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
 from estimator_bridge.runtime.controller import NanLossDuringTrainingError
 from estimator_bridge.runtime.distribute import configure_logical_cpus
 from estimator_bridge.estimator import Estimator, TPUEstimator
-from estimator_bridge.hooks import (CheckpointSaverHook, LoggingTensorHook, LoopTimingHook,
+from estimator_bridge.exporters import BestExporter, Exporter, FinalExporter, LatestExporter
+from estimator_bridge.hooks import (CheckpointSaverHook, CheckpointSaverListener, LoggingTensorHook, LoopTimingHook,
                                     NanTensorHook, ProfilerHook, SessionRunArgs,
                                     SessionRunContext, SessionRunHook, SessionRunValues,
                                     StopAtStepHook)
 from estimator_bridge.optimizers import CrossShardOptimizer
 from estimator_bridge.runtime.preemption import PREEMPTED_EXIT_CODE, TrainingPreempted
 from estimator_bridge.spec import EstimatorSpec, ModeKeys, TPUEstimatorSpec
+from estimator_bridge.training import EvalSpec, TrainSpec, train_and_evaluate
 from estimator_bridge.warm_starting import VocabInfo, WarmStartSettings
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BestExporter",
+    "CheckpointSaverListener",
+    "EvalSpec",
+    "Exporter",
+    "FinalExporter",
+    "LatestExporter",
+    "TrainSpec",
+    "exporters",
+    "train_and_evaluate",
     "CrossShardOptimizer",
     "Estimator",
     "EstimatorSpec",

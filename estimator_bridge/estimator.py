@@ -265,9 +265,9 @@ class _EstimatorBase:
           NanLossDuringTrainingError: a NaN loss (no final checkpoint).
         """
         _check_steps(steps, max_steps)
-        if saving_listeners:
-            raise NotImplementedError("train(saving_listeners=...) is not supported by the "
-                                      "bridge; remove them.")
+        listeners = checkpoints.check_saving_listeners(
+            saving_listeners, saving=bool(self._config.save_checkpoints_steps)
+            or self._config.save_checkpoints_secs is not None)
         latest = self.latest_checkpoint()
         if max_steps is not None and latest is not None:
             restored_step = checkpoints.checkpoint_step(latest)
@@ -305,6 +305,9 @@ class _EstimatorBase:
         with input_release.OwnedInput(data, loops=[train_loop]) as pipeline:
             hook_runner = self._hook_runner(hooks, train_loop, pipeline.iterator,
                                             step_after_loop=lambda: train_loop.last_global_step)
+            saver = checkpoints.ListenedSaver(
+                lambda step: writer.save(self._model_variables(), step, deployment.strategy),
+                listeners, session=hook_runner.session_for)
             tf.summary.experimental.set_step(global_step)
             # TF1's infeed thread slept this long before feeding the first batch.
             time.sleep(self._config.tpu_config.initial_infeed_sleep_secs or 0)
@@ -314,10 +317,10 @@ class _EstimatorBase:
                     run_loop=lambda num_steps: hook_runner.run_loop(
                         lambda: self._run_train_loop(train_loop, pipeline.iterator, num_steps)),
                     read_step=lambda: train_loop.last_global_step,
-                    save_checkpoint=lambda step: writer.save(self._model_variables(), step,
-                                                             deployment.strategy),
-                    summary_writer=summary_writer, should_stop=hook_runner.stop_requested)
+                    save_checkpoint=saver.save, summary_writer=summary_writer,
+                    should_stop=lambda: hook_runner.stop_requested() or saver.stop_requested)
                 hook_runner.end()
+                saver.end(self._global_step())
             finally:
                 tf.summary.experimental.set_step(None)
                 summary_writer.flush()
@@ -330,8 +333,10 @@ class _EstimatorBase:
         return self._summary_writer
 
     def _output_dir(self):
-        """model_dir on the chief; a scratch directory on other workers (only the chief writes)."""
-        if self._config.is_chief:
+        """model_dir on the chief and on the evaluator task (TF1 wrote its evaluations into
+        model_dir/eval, where BestExporter and TensorBoard read them); a scratch directory on
+        other workers (only the chief writes)."""
+        if self._config.is_chief or self._config.task_type == "evaluator":
             return self._model_dir
         if getattr(self, "_worker_scratch_dir", None) is None:
             self._worker_scratch_dir = tempfile.mkdtemp(

@@ -60,6 +60,8 @@ SessionRunValues = tf1.train.SessionRunValues
 LoggingTensorHook = tf1.train.LoggingTensorHook
 StopAtStepHook = tf1.train.StopAtStepHook
 NanTensorHook = tf1.train.NanTensorHook
+# train(saving_listeners=...) and train_and_evaluate call them around checkpoint saves.
+CheckpointSaverListener = tf1.train.CheckpointSaverListener
 NanLossDuringTrainingError = tf1.train.NanLossDuringTrainingError
 
 

@@ -53,6 +53,8 @@ _ESTIMATOR_ENTRIES = {
     "TrainSpec": "bridge:TrainSpec",
     "EvalSpec": "bridge:EvalSpec",
     "train_and_evaluate": "bridge:train_and_evaluate",
+    **{exporter: f"bridge:{exporter}" for exporter in (
+        "Exporter", "LatestExporter", "FinalExporter", "BestExporter")},
     "NanLossDuringTrainingError": "bridge:NanLossDuringTrainingError",
     "export": "bridge:export",
     "tpu": "module:tensorflow.estimator.tpu",

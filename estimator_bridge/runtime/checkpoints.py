@@ -12,9 +12,12 @@ silently diverge (docs/architecture.md, "Checkpoints and warm starts").
 from __future__ import annotations
 
 import glob
+import logging
 import os
 
 import tensorflow as tf
+
+logger = logging.getLogger("estimator_bridge")
 
 CHECKPOINT_BASENAME = "model.ckpt"
 
@@ -155,3 +158,62 @@ class CheckpointWriter:
             for path in glob.glob(glob.escape(old) + ".*"):
                 tf.io.gfile.remove(path)
         return prefix
+
+
+# ---- train(saving_listeners=...) --------------------------------------------------------------
+
+def check_saving_listeners(listeners, *, saving: bool) -> tuple:
+    """TF 1.15's checks: CheckpointSaverListener instances, and checkpoints being written."""
+    from tensorflow.python.training.basic_session_run_hooks import CheckpointSaverListener
+    listeners = tuple(listeners or ())
+    for listener in listeners:
+        if not isinstance(listener, CheckpointSaverListener):
+            raise TypeError("saving_listeners must be a list of CheckpointSaverListener, given: "
+                            f"{listener!r:.200}. Subclass "
+                            "tf.compat.v1.train.CheckpointSaverListener.")
+    if listeners and not saving:
+        raise ValueError("There should be a CheckpointSaverHook to use saving_listeners. Please "
+                         "set one of the RunConfig.save_checkpoints_steps or "
+                         "RunConfig.save_checkpoints_secs.")
+    return listeners
+
+
+class ListenedSaver:
+    """train()'s checkpoint writes with TF 1.15's CheckpointSaverListener calls around them.
+
+    TF1's Estimator hung saving_listeners on its CheckpointSaverHook: `begin()` when the hooks
+    began, `before_save`/`after_save(session, step)` around every save (the one at the
+    starting step included), `end(session, last_step)` after the final save. An `after_save`
+    returning True stops training after that loop, except at the starting step's save (TF1
+    ignored it there, in after_create_session). `train_and_evaluate` evaluates in `after_save`.
+
+    Args:
+      save: `(step) -> prefix`, the checkpoint write.
+      listeners: CheckpointSaverListeners (checked by `check_saving_listeners`).
+      session: `(listener) -> session` handed to the listener (the hook runner's emulated one).
+    """
+
+    def __init__(self, save, listeners, *, session):
+        self._save = save
+        self._listeners = tuple(listeners)
+        self._session = session
+        self._saves = 0
+        self.stop_requested = False
+        for listener in self._listeners:
+            listener.begin()
+
+    def save(self, step: int):
+        for listener in self._listeners:
+            listener.before_save(self._session(listener), step)
+        prefix = self._save(step)
+        for listener in self._listeners:
+            if listener.after_save(self._session(listener), step) and self._saves > 0:
+                logger.info("A CheckpointSaverListener requested that training be stopped. "
+                            "listener: %s", listener)
+                self.stop_requested = True
+        self._saves += 1
+        return prefix
+
+    def end(self, last_step: int) -> None:
+        for listener in self._listeners:
+            listener.end(self._session(listener), last_step)

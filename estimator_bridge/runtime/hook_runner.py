@@ -130,6 +130,10 @@ class HookRunner:
                 self._stop_requested = True
         return result
 
+    def session_for(self, owner) -> BridgeSession:
+        """The emulated Session handed to `owner` (a hook or a CheckpointSaverListener)."""
+        return self._session.for_hook(owner)
+
     def end(self):
         for hook in self._hooks:
             self._call(hook, "end", self._session.for_hook(hook))

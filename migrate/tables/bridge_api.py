@@ -10,7 +10,10 @@ BRIDGE_API = frozenset({
     # estimators and their configuration
     "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
     "CrossShardOptimizer", "Estimator", "EstimatorSpec", "ModeKeys", "WarmStartSettings",
-    "TPUClusterResolver",
+    "TPUClusterResolver", "VocabInfo",
+    # train_and_evaluate, its specs and exporters
+    "TrainSpec", "EvalSpec", "train_and_evaluate", "Exporter", "LatestExporter", "FinalExporter",
+    "BestExporter",
     # export
     "export.ServingInputReceiver", "export.TensorServingInputReceiver", "export.ExportOutput",
     "export.PredictOutput", "export.ClassificationOutput", "export.RegressionOutput",

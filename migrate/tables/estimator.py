@@ -4,7 +4,10 @@ from migrate.tables.entries import Replacement, Unsupported
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE as _HOOKS
 
 _TPU = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig", "CrossShardOptimizer")
-_CORE = ("Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings")
+_CORE = ("Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "WarmStartSettings", "VocabInfo",
+         # train_and_evaluate and its specs and exporters (estimator_bridge/training.py, exporters.py)
+         "TrainSpec", "EvalSpec", "train_and_evaluate", "Exporter", "LatestExporter", "FinalExporter",
+         "BestExporter")
 # _HOOKS: the hooks estimator_bridge ships (tf1_hooks.py, shared with the compat runner); user
 # code naming another tf.estimator hook gets MIG304.
 _EXPORT = ("ServingInputReceiver", "TensorServingInputReceiver", "ExportOutput", "PredictOutput",

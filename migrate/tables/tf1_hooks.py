@@ -12,7 +12,7 @@ of migrate's codemods (pyproject.toml's import contracts allow exactly this one 
 SHIPPED_BY_BRIDGE = (
     "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
     "LoggingTensorHook", "StopAtStepHook", "CheckpointSaverHook", "NanTensorHook",
-    "ProfilerHook",
+    "ProfilerHook", "CheckpointSaverListener",
 )
 
 # The rest of tf.estimator's hook names. The runner serves TF's tf.compat.v1.train class (its
@@ -20,6 +20,6 @@ SHIPPED_BY_BRIDGE = (
 # codemod reports them: the bridge writes StepCounterHook's and SummarySaverHook's summaries
 # itself.
 NOT_SHIPPED = (
-    "CheckpointSaverListener", "StepCounterHook", "SummarySaverHook", "FinalOpsHook",
+    "StepCounterHook", "SummarySaverHook", "FinalOpsHook",
     "FeedFnHook", "GlobalStepWaiterHook", "SecondOrStepTimer",
 )

@@ -164,12 +164,6 @@ def test_export_saved_model_api_version_is_validated():
                          export_saved_model_api_version=3)
 
 
-def test_saving_listeners_are_refused(tmp_path):
-    with pytest.raises(NotImplementedError, match=r"saving_listeners"):
-        tiny.make_estimator(tmp_path).train(
-            tiny.input_fn, steps=1, saving_listeners=[tf1.train.CheckpointSaverListener()])
-
-
 def test_export_of_a_train_or_eval_metagraph_is_refused(tmp_path):
     estimator = tiny.make_estimator(tmp_path)
     with pytest.raises(NotImplementedError, match=r"experimental_mode='train'.*PREDICT"):

@@ -160,3 +160,27 @@ def test_training_with_exponential_moving_averages_matches_tf115(tmp_path):
     assert oracle["kernel_ema"] != oracle["kernel"]
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- train_and_evaluate, its exporters and saving_listeners ---------------------------------
+
+@pytest.mark.parametrize("throttle_secs", [0, 600])
+def test_train_and_evaluate_evaluates_and_exports_at_tf115_s_steps(tmp_path, throttle_secs):
+    """TrainSpec/EvalSpec/train_and_evaluate with Latest/Final/BestExporter, then train() with a
+    CheckpointSaverListener. TF 1.15 (save_checkpoints_steps=4, max_steps=12): throttle 0
+    evaluates at 4, 8 and 12, throttle 600 at 4 (the first save after step 0) and 12 (the end);
+    BestExporter exports nothing at the first evaluation (it reads that evaluation's own event
+    back as the best so far); the listener sees begin, before/after_save at 12, 16, 18, end 18.
+    The bridge agrees on every number and call."""
+    results = three_sides("train_and_evaluate.py",
+                          ["--model_dir={model_dir}", f"--throttle_secs={throttle_secs}"], tmp_path)
+    oracle = results["oracle"].result
+    assert [event[0] for event in oracle["eval_events"]] == (
+        [4, 8, 12] if throttle_secs == 0 else [4, 12])
+    assert oracle["exports_on_disk"] == {"latest": 2, "final": 1,
+                                         "best": 2 if throttle_secs == 0 else 1}
+    exact = ("exported", "exports_on_disk", "listener_calls")
+    for side in ("runner", "migrated"):
+        ours = dict(results[side].result)
+        assert {key: ours.pop(key) for key in exact} == {key: oracle[key] for key in exact}, side
+        assert_same_numbers(ours, {k: v for k, v in oracle.items() if k not in exact}, side)
