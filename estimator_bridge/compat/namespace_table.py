@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
+from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
 from migrate.tables.tf1_hooks import NOT_SHIPPED, SHIPPED_BY_BRIDGE
 
 
@@ -152,6 +154,7 @@ MODULES = {
             "training": "module:tensorflow.contrib.training",
             "summary": "module:tensorflow.contrib.summary",
             "framework": "module:tensorflow.contrib.framework",
+            "metrics": "module:tensorflow.contrib.metrics",
         },
         fallbacks=("unsupported-attribute:contrib",),
     ),
@@ -223,6 +226,11 @@ MODULES = {
             "flatten": "bridge:layers.flatten",
         },
         fallbacks=("unsupported-attribute:contrib_layers",),
+    ),
+    "tensorflow.contrib.metrics": Module(
+        doc="`tf.contrib.metrics`: TF 1.15's streaming metrics (compat/contrib_metrics.py).",
+        entries={name: f"compat:contrib_metrics.{name}" for name in (*METRICS_DELEGATED, *METRICS_PORTED)},
+        fallbacks=("unsupported-attribute:contrib_metrics",),
     ),
     "tensorflow.contrib.summary": Module(
         doc="`tf.contrib.summary` (host_call summaries): TF's summary_ops_v2, the module it was.",
@@ -383,6 +391,11 @@ UNSUPPORTED = {
     "contrib_tpu_export": (
         "tf.contrib.tpu.export_estimator_savedmodel is not supported; call "
         "estimator.export_saved_model(export_dir, serving_input_receiver_fn) instead."),
+    "contrib_metrics": (
+        "the compat runner provides the streaming metrics of tf.contrib.metrics that were "
+        "tf.metrics calls, streaming_covariance, streaming_pearson_correlation, "
+        "streaming_concat, f1_score and aggregate_metric(s|_map); for the others use "
+        "tf.compat.v1.metrics or compute the metric in numpy after predict()."),
     "contrib_framework": (
         "the compat runner provides only the global-step, checkpoint, variable-listing and nest "
         "helpers of tf.contrib.framework (arg_scope and friends have no TF2 equivalent)."),
@@ -400,8 +413,6 @@ REMOVED_HINTS = {
     "tensorflow.contrib": "tf.contrib was removed in TF 2.0 and the compat runner has no "
         "equivalent for this name. Run `estimator-migrate` on the file: it rewrites what has an "
         "equivalent and names the rest with a finding",
-    "tensorflow.contrib.metrics": "the streaming metrics are tf.compat.v1.metrics (e.g. "
-        "streaming_auc -> tf.compat.v1.metrics.auc, streaming_accuracy -> accuracy)",
     "tensorflow.contrib.slim": "slim lives on as the `tf-slim` package (`import tf_slim as slim`)",
     "tensorflow.contrib.seq2seq": "TensorFlow Addons has it (tfa.seq2seq)",
     "tensorflow.contrib.rnn": "Keras RNN cells (tf.keras.layers.LSTMCell, ...) or TensorFlow "

@@ -31,8 +31,10 @@ from estimator_bridge.runtime import keras_names
 GraphKeys = tf.compat.v1.GraphKeys
 
 # Keyword arguments of a variable request that tf.Variable accepts when we re-create it eagerly.
+# validate_shape=False: a variable whose shape changes (tf.contrib.metrics.streaming_concat's
+# growing buffer); TF makes its shape unknown.
 _CREATION_KWARGS = ("trainable", "name", "dtype", "constraint", "shape",
-                    "synchronization", "aggregation")
+                    "synchronization", "aggregation", "validate_shape")
 
 
 class VariableNotMaterializable(ValueError):
@@ -308,7 +310,8 @@ class VariableCache:
                         initial_value=initial_value,
                         trainable=bool(creation.get("trainable", False)),
                         name=key, dtype=creation.get("dtype"),
-                        shape=creation.get("shape"), constraint=creation.get("constraint"))
+                        shape=creation.get("shape"), constraint=creation.get("constraint"),
+                        validate_shape=creation.get("validate_shape", True))
             else:
                 _default_replica_aggregation(creation, self._strategy)
                 with self._without_self(), self._strategy.scope():

@@ -27,6 +27,9 @@ from migrate.resolve import Match, canonical
 from migrate.tables.aliases import DEAD_MODULES
 from migrate.tables.entries import Replacement
 
+# Targets under this prefix need their submodule imported (see `spell`).
+_BRIDGE_COMPAT = "estimator_bridge.compat."
+
 
 def dotted_name(node: cst.CSTNode) -> str | None:
     """`a.b.c` for a pure Name/Attribute chain, else None."""
@@ -207,6 +210,13 @@ class TableRewrite(cst.CSTTransformer):
     def spell(self, target: str) -> cst.BaseExpression:
         """An expression for `target`, reusing a module-level import or adding one."""
         target = tf2_spelling(target)
+        if target.startswith(_BRIDGE_COMPAT):
+            # `import estimator_bridge` does not promise its compat submodules (contrib_helpers,
+            # contrib_metrics): import the one the target lives in (it binds `estimator_bridge`
+            # too, so later bridge names need no second import line).
+            self._needed.add((".".join(target.split(".")[:3]), None))
+            self._bindings.setdefault("estimator_bridge", "estimator_bridge")
+            return cst.parse_expression(target)
         for module in sorted(self._bindings, key=len, reverse=True):
             if target == module or target.startswith(module + "."):
                 return cst.parse_expression(self._bindings[module] + target[len(module):])

@@ -4,6 +4,8 @@ One table for every codemod that writes `estimator_bridge.X`; tests/migrate/test
 each name with `hasattr` against the installed bridge (and lists the ones not shipped yet).
 """
 
+from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
+from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
 
 BRIDGE_API = frozenset({
@@ -33,4 +35,6 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
     "compat.contrib_helpers.l2_regularizer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir",
+    # tf.contrib.metrics (TF 1.15's streaming metrics, oracle-tested)
+    *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
 })

@@ -5,6 +5,8 @@ shuffle_and_repeat become Dataset methods in codemods/contrib_data.py (DATASET_M
 elsewhere they map to `tf.data.experimental` where TensorFlow still has them.
 """
 
+from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
+from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
 from migrate.tables.entries import Replacement, Unsupported
 
 # tf.contrib.data names that tf.data.experimental still provides (TF 2.21).
@@ -108,6 +110,10 @@ CONTRIB = {
         "tensorflow.train.load_variable", rename_kwargs={"checkpoint_dir": "ckpt_dir_or_file"}),
     # TF 1.15: tf.contrib.eager.in_eager_mode is tf.executing_eagerly (the same function object).
     "tensorflow.contrib.eager.in_eager_mode": Replacement("tensorflow.executing_eagerly"),
+    # tf.contrib.metrics: TF 1.15's streaming metrics in the bridge, with contrib's parameter order
+    # (tf.compat.v1.metrics puts labels first) and its own arithmetic (covariance, Pearson, concat, F1).
+    **{f"tensorflow.contrib.metrics.{name}": Replacement(f"estimator_bridge.compat.contrib_metrics.{name}")
+       for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)},
     # TF 1.15's tf.contrib.keras re-exported tf.keras (same names; Keras 3 behind it now).
     "tensorflow.contrib.keras": Replacement("tensorflow.keras"),
 }

@@ -102,10 +102,10 @@ def test_unused_contrib_and_private_imports_do_not_stop_the_program(tmp_path):
 def test_using_a_removed_module_fails_there_naming_the_symbol(tmp_path):
     args = ["--model_dir={model_dir}", "--use_unsupported"]
     oracle = run_side("oracle", PATTERNS / "unused_contrib_imports.py", args, tmp_path)
-    assert oracle.returncode == 0, oracle.stderr[-3000:]  # TF 1.15 had streaming_accuracy
+    assert oracle.returncode == 0, oracle.stderr[-3000:]  # TF 1.15 had cohen_kappa
     runner = run_side("runner", PATTERNS / "unused_contrib_imports.py", args, tmp_path)
     assert runner.returncode == 1
-    assert ("tf.contrib.metrics.streaming_accuracy is not available" in runner.stderr
+    assert ("tf.contrib.metrics.cohen_kappa is not available" in runner.stderr
             and "tf.compat.v1.metrics" in runner.stderr), runner.stderr[-3000:]
 
 
@@ -184,3 +184,18 @@ def test_train_and_evaluate_evaluates_and_exports_at_tf115_s_steps(tmp_path, thr
         ours = dict(results[side].result)
         assert {key: ours.pop(key) for key in exact} == {key: oracle[key] for key in exact}, side
         assert_same_numbers(ours, {k: v for k, v in oracle.items() if k not in exact}, side)
+
+
+# ---- tf.contrib.metrics in an eval metric_fn --------------------------------------------------
+
+def test_contrib_streaming_metrics_give_tf115_s_values(tmp_path):
+    """Pearson, weighted covariance, F1, AUC and accuracy (called positionally in contrib's
+    predictions-first order), mean and streaming_concat over 27 rows in batches of 8: the
+    concat buffer is reallocated (0 -> 12 -> 18 -> 27 rows) and the last batch is partial.
+    Measured on both current sides: at most 1.1e-7 relative (the 3 trained steps' float32
+    rounding); the metric values agree to rtol 1e-6."""
+    results = three_sides("contrib_metrics.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert len(oracle["all_scores"]) == 27
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)

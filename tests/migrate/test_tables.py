@@ -71,10 +71,14 @@ def test_every_bridge_target_is_in_the_bridge_api_table():
 
 
 def test_bridge_api_is_shipped_except_the_allow_list():
-    import estimator_bridge
+    import importlib
+
+    import estimator_bridge  # noqa: F401 (what `import estimator_bridge` gives the rewritten code)
     missing = set()
     for name in BRIDGE_API:
         try:
+            if name.startswith("compat."):  # the codemod imports compat submodules themselves
+                importlib.import_module("estimator_bridge." + ".".join(name.split(".")[:2]))
             _resolve(f"estimator_bridge.{name}")
         except AttributeError:
             missing.add(name)

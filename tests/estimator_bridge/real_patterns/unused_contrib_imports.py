@@ -53,7 +53,7 @@ def input_fn(params):
 def metric_fn(labels, logits):
     predictions = tf.argmax(logits, 1)
     if FLAGS.use_unsupported:
-        return {"accuracy": contrib_metrics.streaming_accuracy(predictions, labels)}
+        return {"accuracy": contrib_metrics.cohen_kappa(labels, predictions, 3)}
     return {"accuracy": tf.metrics.accuracy(labels, predictions)}
 
 

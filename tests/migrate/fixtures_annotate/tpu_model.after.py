@@ -3,7 +3,7 @@
 import tensorflow as tf
 # estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: rewrite or delete this import; `slim` is still used on 2 lines of this file)
 from tensorflow.contrib import slim
-import estimator_bridge
+import estimator_bridge.compat.contrib_helpers
 
 FLAGS = tf.compat.v1.flags.FLAGS
 
