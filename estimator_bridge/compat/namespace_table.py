@@ -41,6 +41,11 @@ class Module:
     fallbacks: tuple = ()
 
 
+# tf.contrib.framework's arg_scope API: TF 1.15's code (compat/contrib_arg_scope.py).
+_ARG_SCOPE_ENTRIES = {name: f"compat:contrib_arg_scope.{name}" for name in (
+    "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
+    "arg_scope_func_key")}
+
 # The estimator API a TF 1.15 script sees as `tf.estimator` (and TF 2.x code as
 # `tf.compat.v1.estimator` or `tensorflow_estimator.estimator`).
 # Hook names: one table with the codemod (migrate/tables/tf1_hooks.py).
@@ -262,7 +267,18 @@ MODULES = {
             "sort": "tf:sort",
             "TensorSpec": "tf:TensorSpec",
             "py_func": "tf:compat.v1.py_func",
+            **_ARG_SCOPE_ENTRIES,
+            "python": "module:tensorflow.contrib.framework.python",
         },
+        fallbacks=("unsupported-attribute:contrib_framework",),
+    ),
+    "tensorflow.contrib.framework.python": Module(
+        doc="Old deep import path `tensorflow.contrib.framework.python.ops`.",
+        entries={"ops": "module:tensorflow.contrib.framework.python.ops"},
+    ),
+    "tensorflow.contrib.framework.python.ops": Module(
+        doc="`from tensorflow.contrib.framework.python.ops import arg_scope, add_arg_scope`.",
+        entries={**_ARG_SCOPE_ENTRIES},
         fallbacks=("unsupported-attribute:contrib_framework",),
     ),
     "tensorflow.contrib.training": Module(
@@ -397,8 +413,8 @@ UNSUPPORTED = {
         "streaming_concat, f1_score and aggregate_metric(s|_map); for the others use "
         "tf.compat.v1.metrics or compute the metric in numpy after predict()."),
     "contrib_framework": (
-        "the compat runner provides only the global-step, checkpoint, variable-listing and nest "
-        "helpers of tf.contrib.framework (arg_scope and friends have no TF2 equivalent)."),
+        "the compat runner provides only the global-step, checkpoint, variable-listing, nest and "
+        "arg_scope helpers of tf.contrib.framework."),
     "contrib_training": (
         "the compat runner provides only HParams, checkpoints_iterator and "
         "wait_for_new_checkpoint from tf.contrib.training."),

@@ -35,6 +35,10 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
     "compat.contrib_helpers.l2_regularizer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir",
+    # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)
+    *(f"compat.contrib_arg_scope.{name}" for name in (
+        "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
+        "arg_scope_func_key")),
     # tf.contrib.metrics (TF 1.15's streaming metrics, oracle-tested)
     *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
 })

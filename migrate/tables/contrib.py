@@ -28,6 +28,10 @@ DATASET_METHODS = {
     "tensorflow.contrib.data.shuffle_and_repeat": "shuffle+repeat",
 }
 
+# tf.contrib.framework's arg_scope API (estimator_bridge/compat/contrib_arg_scope.py).
+_ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
+              "arg_scope_func_key")
+
 # Same parameters, same order on tf.summary (TF 1.15 vs 2.21 signatures).
 _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "SummaryWriter")
 
@@ -114,6 +118,13 @@ CONTRIB = {
     # (tf.compat.v1.metrics puts labels first) and its own arithmetic (covariance, Pearson, concat, F1).
     **{f"tensorflow.contrib.metrics.{name}": Replacement(f"estimator_bridge.compat.contrib_metrics.{name}")
        for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)},
+    # arg_scope/add_arg_scope: TF 1.15's pure-Python code in the bridge (no TF 2 equivalent). The
+    # deep paths: `from tensorflow.contrib.framework.python.ops import arg_scope` named the
+    # function (ops/__init__ star-imports it over the submodule), as does `...ops.arg_scope.arg_scope`.
+    **{f"{prefix}.{name}": Replacement(f"estimator_bridge.compat.contrib_arg_scope.{name}")
+       for prefix in ("tensorflow.contrib.framework", "tensorflow.contrib.framework.python.ops",
+                      "tensorflow.contrib.framework.python.ops.arg_scope")
+       for name in _ARG_SCOPE},
     # TF 1.15's tf.contrib.keras re-exported tf.keras (same names; Keras 3 behind it now).
     "tensorflow.contrib.keras": Replacement("tensorflow.keras"),
 }

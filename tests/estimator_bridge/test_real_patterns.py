@@ -29,7 +29,14 @@ RTOL = 1e-6
 # largely cancel, so float32 summation order shows more than elsewhere. Measured on both current
 # sides (2026-11-23): conv2d/bias 1.59e-6, beta 1.89e-6 (1.9e-9 absolute); every other number
 # <= 7.1e-7. Held to 3e-6 (the atol 1e-6 used before allowed 1.3e-3 of beta's value).
-RTOL_OF = {"conv2d/bias": 3e-6, "batch_normalization/beta": 3e-6}
+RTOL_OF = {"conv2d/bias": 3e-6, "batch_normalization/beta": 3e-6,
+           # arg_scope_layers.py (3 Momentum steps through two convolutions and batch norms):
+           # current TF's oneDNN convolutions sum in another order than TF 1.15's Eigen ones.
+           # Measured on the runner side (2026-11-24): bn1/beta 4.2e-6, bn1/moving_mean 2.1e-6,
+           # conv1/weights 1.8e-6, conv2/weights 1.4e-6; with TF_ENABLE_ONEDNN_OPTS=0 at most
+           # 1.1e-6 (bn1/beta: a gradient summed over every position that largely cancels).
+           # Evaluation loss identical. Held to 1e-5 on these four, rtol 1e-6 elsewhere.
+           "bn1/beta": 1e-5, "bn1/moving_mean": 1e-5, "conv1/weights": 1e-5, "conv2/weights": 1e-5}
 
 
 def assert_same_numbers(actual: dict, expected: dict, where: str):
@@ -197,5 +204,19 @@ def test_contrib_streaming_metrics_give_tf115_s_values(tmp_path):
     results = three_sides("contrib_metrics.py", ["--model_dir={model_dir}"], tmp_path)
     oracle = results["oracle"].result
     assert len(oracle["all_scores"]) == 27
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- arg_scope / add_arg_scope ------------------------------------------------------------------
+
+def test_arg_scoped_layer_functions_train_as_in_tf115(tmp_path):
+    """The program's own @add_arg_scope conv/batch_norm get their defaults from nested and
+    re-entered arg_scopes (decay 0.9 and is_training from the outer scope, relu from the inner,
+    an explicit epsilon winning over the scope): the same values reach the functions on every
+    side, and the trained variables agree to rtol 1e-6."""
+    results = three_sides("arg_scope_layers.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["chosen_in_training"]["bn2"] == {"decay": 0.9, "epsilon": 1e-5, "is_training": True}
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
