@@ -80,11 +80,11 @@ def _garbage_collect_exports(export_dir_base, exports_to_keep):
         shutil.rmtree(os.path.join(export_dir_base, str(version)), ignore_errors=True)
 
 
-class LatestExporter(Exporter):
-    """Exports after every evaluation; keeps the newest `exports_to_keep` exports."""
+class _KeepingExporter(Exporter):
+    """A SavedModel exporter that keeps the `exports_to_keep` newest exports (None: all)."""
 
     def __init__(self, name, serving_input_receiver_fn, assets_extra=None, as_text=False,
-                 exports_to_keep=5):
+                 exports_to_keep=None):
         self._saved_model_exporter = _SavedModelExporter(
             name, serving_input_receiver_fn, assets_extra, as_text)
         _check_exports_to_keep(exports_to_keep)
@@ -94,30 +94,38 @@ class LatestExporter(Exporter):
     def name(self):
         return self._saved_model_exporter.name
 
-    def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
+    def _export_and_keep(self, estimator, export_path, checkpoint_path, eval_result,
+                         is_the_final_export):
         result = self._saved_model_exporter.export(
             estimator, export_path, checkpoint_path, eval_result, is_the_final_export)
         _garbage_collect_exports(export_path, self._exports_to_keep)
         return result
 
 
-class FinalExporter(Exporter):
+class LatestExporter(_KeepingExporter):
+    """Exports after every evaluation; keeps the newest `exports_to_keep` exports."""
+
+    def __init__(self, name, serving_input_receiver_fn, assets_extra=None, as_text=False,
+                 exports_to_keep=5):
+        super().__init__(name, serving_input_receiver_fn, assets_extra, as_text, exports_to_keep)
+
+    def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
+        return self._export_and_keep(estimator, export_path, checkpoint_path, eval_result,
+                                     is_the_final_export)
+
+
+class FinalExporter(_KeepingExporter):
     """Exports once, after the evaluation of the checkpoint at TrainSpec.max_steps."""
 
     def __init__(self, name, serving_input_receiver_fn, assets_extra=None, as_text=False):
-        self._saved_model_exporter = _SavedModelExporter(
-            name, serving_input_receiver_fn, assets_extra, as_text)
-
-    @property
-    def name(self):
-        return self._saved_model_exporter.name
+        super().__init__(name, serving_input_receiver_fn, assets_extra, as_text)
 
     def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
         if not is_the_final_export:
             return None
         logger.info("Performing the final export in the end of training.")
-        return self._saved_model_exporter.export(
-            estimator, export_path, checkpoint_path, eval_result, is_the_final_export)
+        return self._export_and_keep(estimator, export_path, checkpoint_path, eval_result,
+                                     is_the_final_export)
 
 
 def _loss_smaller(best_eval_result, current_eval_result):
@@ -141,25 +149,18 @@ def _check_compare_fn(compare_fn):
         raise ValueError(f"compare_fn ({compare_fn}) has following not expected args: {unexpected}")
 
 
-class BestExporter(Exporter):
+class BestExporter(_KeepingExporter):
     """Exports when an evaluation beats the best one so far (`compare_fn`)."""
 
     def __init__(self, name="best_exporter", serving_input_receiver_fn=None,
                  event_file_pattern="eval/*.tfevents.*", compare_fn=_loss_smaller,
                  assets_extra=None, as_text=False, exports_to_keep=5):
         _check_compare_fn(compare_fn)
+        super().__init__(name, serving_input_receiver_fn, assets_extra, as_text, exports_to_keep)
         self._compare_fn = compare_fn
-        self._saved_model_exporter = _SavedModelExporter(
-            name, serving_input_receiver_fn, assets_extra, as_text)
         self._event_file_pattern = event_file_pattern
         self._model_dir = None
         self._best_eval_result = None
-        _check_exports_to_keep(exports_to_keep)
-        self._exports_to_keep = exports_to_keep
-
-    @property
-    def name(self):
-        return self._saved_model_exporter.name
 
     def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
         if self._model_dir != estimator.model_dir and self._event_file_pattern:
@@ -172,10 +173,8 @@ class BestExporter(Exporter):
             return None
         logger.info("Performing best model export.")
         self._best_eval_result = eval_result
-        result = self._saved_model_exporter.export(
-            estimator, export_path, checkpoint_path, eval_result, is_the_final_export)
-        _garbage_collect_exports(export_path, self._exports_to_keep)
-        return result
+        return self._export_and_keep(estimator, export_path, checkpoint_path, eval_result,
+                                     is_the_final_export)
 
     def _best_in_event_files(self, pattern):
         """The best of the scalar events already written (TF 1.15 reads every event file).

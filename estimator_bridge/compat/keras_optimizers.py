@@ -86,17 +86,24 @@ def keras_optimizer_for(optimizer):
     return getattr(tf.keras.optimizers, keras_name)(**arguments)
 
 
+def keras_compile_owner():
+    """The Keras class that defines `compile` (its Trainer), where patches of compile must go.
+
+    Keras compares a model class's compile with Trainer.compile to decide whether compile() is
+    custom, and then skips compiling in clone_model / compile_from_config / model loading; a
+    patch on keras.Model would look custom. Used here and by estimator_bridge.tpu_emulation.
+    """
+    import keras
+
+    return next(klass for klass in keras.Model.__mro__ if "compile" in vars(klass))
+
+
 def accept_tf1_optimizers_in_compile():
     """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide).
 
     Returns a function that undoes it (tests); calling this again while installed does nothing.
     """
-    import keras
-
-    # Patched where Keras defines it (its Trainer class): Keras compares a model class's compile
-    # with Trainer.compile to decide whether compile() is custom, and then skips compiling in
-    # clone_model / compile_from_config / model loading.
-    owner = next(klass for klass in keras.Model.__mro__ if "compile" in vars(klass))
+    owner = keras_compile_owner()
     if getattr(owner.compile, "_estimator_bridge", False):
         return lambda: None
     original = owner.compile

@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from estimator_bridge import tpu_emulation
+from estimator_bridge.compat.keras_optimizers import keras_compile_owner
 
 KAGGLE_DETECTION = '''
 import tensorflow as tf
@@ -69,12 +70,12 @@ def test_keras_runs_one_step_per_execution_on_the_emulated_cores_and_gets_its_co
 
     from estimator_bridge import tpu_emulation
 
-    original = tpu_emulation._keras_compile_owner().compile
+    original = keras_compile_owner().compile
     with tpu_emulation.installed(8):
         model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
         model.compile(optimizer="sgd", loss="mse", steps_per_execution=4)
         assert model.steps_per_execution == 1
-    assert tpu_emulation._keras_compile_owner().compile is original
+    assert keras_compile_owner().compile is original
     plain = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
     plain.compile(optimizer="sgd", loss="mse", steps_per_execution=4)
     assert plain.steps_per_execution == 4
