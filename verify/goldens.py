@@ -7,7 +7,8 @@ A golden must come from a deterministic program (docs/verify.md, determinism), s
 twice in fresh model_dirs and the two harvests must be identical to the last bit; otherwise
 nothing is written and the differing numbers are printed. The first run's start state
 (``model.ckpt-0`` or Keras initial weights) is kept beside the golden: current-TF runs start
-from it, because TF1 graph-seeded initial values cannot be reproduced elsewhere.
+from it, because TF1 graph-seeded initial values cannot be reproduced elsewhere. The golden
+names the CPU it was recorded on (verify/machine.py): TF 1.15's last bits depend on it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from legacy_examples.catalog import BY_NAME, EXAMPLES, LegacyExample
 from verify.compare import compare
 from verify.environments import harvest, oracle_python, program_env, run_program
+from verify.machine import cpu_fingerprint
 from verify.shipped_runs import example_argv, harvest_spec
 
 RUNS_PER_GOLDEN = 2
@@ -68,6 +70,7 @@ def record_live(example: LegacyExample, work_dir: Path) -> tuple[dict, Path]:
         "flags": list(example.flags),
         "runs_compared": RUNS_PER_GOLDEN,
         "oracle_seconds": seconds,
+        "machine": cpu_fingerprint(),
         "result": result,
     }
     return golden, work_dir / "run0"
