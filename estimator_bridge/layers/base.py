@@ -28,6 +28,10 @@ class LayerObjectState:
         self.scope = None  # captured at the first call, re-entered with reuse=True afterwards
         self.variables = []
         self.updates = []
+        # The object's own `_moments(inputs, reduction_axes, keep_dims)` when its class overrides
+        # TF 1.15's (the one Keras-1 hook the layer functions honour: batch_normalization's
+        # non-fused path calls it, as TF 1.15's BatchNormalization.call did).
+        self.moments = None
 
 
 # Set while a layer object's __call__ runs the functional code for it.

@@ -6,7 +6,7 @@ import tensorflow as tf
 from tensorflow.python.framework import smart_cond as _smart_cond  # the helper TF1 layers used
 
 from estimator_bridge.layers.base import (layer_scope, as_input_tensor, get_weight, add_updates,
-                                          keras_arguments)
+                                          keras_arguments, calling_object)
 
 tf1 = tf.compat.v1
 
@@ -100,6 +100,16 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
     return outputs
 
 
+def tf115_moments(inputs, reduction_axes, keep_dims):
+    """TF 1.15's `BatchNormalization._moments`: the batch mean and (biased) variance.
+
+    A `tf.layers.BatchNormalization` subclass may override `_moments` (tensorflow/tpu's
+    EfficientNet and MnasNet `TpuBatchNormalization` average them across TPU replicas);
+    the non-fused path below then calls the override, which may call this through `super()`.
+    """
+    return tf.nn.moments(inputs, reduction_axes, keepdims=keep_dims)
+
+
 class _BatchNormState:
     """The two batch-norm paths of TF 1.15's Keras-1 `BatchNormalizationBase.call`."""
 
@@ -173,8 +183,10 @@ class _BatchNormState:
         else:
             keep_dims = len(self.axes) > 1
             param_dtype = self.moving_mean.dtype.base_dtype
-            batch_mean, batch_variance = tf.nn.moments(
-                tf.cast(inputs, param_dtype), reduction_axes, keepdims=keep_dims)
+            owner = calling_object.get()
+            moments = owner.moments if owner is not None and owner.moments else tf115_moments
+            batch_mean, batch_variance = moments(
+                tf.cast(inputs, param_dtype), reduction_axes, keep_dims=keep_dims)
             mean = _smart_cond.smart_cond(self.training, lambda: batch_mean,
                                           lambda: tf.convert_to_tensor(self.moving_mean))
             variance = _smart_cond.smart_cond(self.training, lambda: batch_variance,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import re
 
 from estimator_bridge import layer_arguments as _arguments
 from estimator_bridge.layers.base import LayerObjectState, calling_object
 from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
                                                  separable_conv2d)
 from estimator_bridge.layers.core import dense, dropout, flatten
-from estimator_bridge.layers.normalization import batch_normalization
+from estimator_bridge.layers.normalization import batch_normalization, tf115_moments
 from estimator_bridge.layers.pooling import (average_pooling1d, average_pooling2d,
                                              average_pooling3d, max_pooling1d, max_pooling2d,
                                              max_pooling3d)
@@ -24,22 +25,24 @@ class _LayerObject:
     """
 
     _function = None
-    _default_name = None
 
     # TF 1.15's Keras-1 layer methods that tf.layers called internally; a subclass overriding
-    # one (tensorflow/tpu EfficientNet's TpuBatchNormalization overrides `_moments`) changed
-    # the layer's arithmetic there, but these objects run the layer functions and would never
-    # call the override.
+    # one changed the layer's arithmetic there. These objects run the layer functions, which
+    # call back only the overrides in `_honoured_overrides` (BatchNormalization's `_moments`,
+    # which tensorflow/tpu's EfficientNet and MnasNet override); any other override would never
+    # be called, so defining one is an error.
     _KERAS1_INTERNALS = frozenset({
         "call", "build", "compute_output_shape", "add_weight", "_moments",
         "_assign_moving_average", "_fused_batch_norm", "_get_training_value",
         "_calculate_mean_and_var", "_renorm_correction_and_moments", "_compute_causal_padding"})
+    _honoured_overrides = frozenset()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "_function" in vars(cls):  # a tf.layers class of this module (_object_layer)
             return
-        overridden = sorted(name for name in vars(cls) if name in _LayerObject._KERAS1_INTERNALS)
+        overridden = sorted(name for name in vars(cls)
+                            if name in _LayerObject._KERAS1_INTERNALS - cls._honoured_overrides)
         if overridden:
             base = next(b.__name__ for b in cls.__mro__[1:] if "_function" in vars(b))
             raise TypeError(
@@ -67,8 +70,22 @@ class _LayerObject:
             raise TypeError(f"{type(self).__name__} missing required arguments: {missing}")
         # TF 1.15 resolved names ("relu", "he_normal", "l2", "max_norm") in the constructor.
         self._config = _arguments.resolve(self._config)
-        self._state = LayerObjectState(name or self._default_name)
-        self.name = name or self._default_name
+        self._state = LayerObjectState(name or type(self)._base_name())
+        self.name = name or type(self)._base_name()
+        if "_moments" in self._honoured_overrides and type(self)._moments is not _BatchNormObject._moments:
+            self._state.moments = self._moments
+
+    @classmethod
+    def _base_name(cls):
+        """TF 1.15's default layer name: the class name in snake case (Keras-1 `to_snake_case`).
+
+        Of the layer's own class, so a subclass `TpuBatchNormalization` creates its variables
+        under `tpu_batch_normalization/` as in TF 1.15 (released EfficientNet checkpoints hold
+        those names), not under its base's `batch_normalization/`.
+        """
+        intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", cls.__name__)
+        snake = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
+        return snake if snake[0] != "_" else "private" + snake
 
     # TF 1.15's constructor order where it differs from the function's (checked against the
     # oracle's signatures by tests/estimator_bridge/test_layer_arguments.py).
@@ -134,7 +151,18 @@ class _LayerObject:
         return list(self._state.updates)
 
 
-def _object_layer(class_name, function, default_name, extra_doc="", order=None, defaults=None):
+class _BatchNormObject(_LayerObject):
+    """What tf.layers.BatchNormalization adds to the object base: the `_moments` hook."""
+
+    _honoured_overrides = frozenset({"_moments"})
+
+    def _moments(self, inputs, reduction_axes, keep_dims):
+        """TF 1.15's batch moments; override it to change them (cross-replica averages)."""
+        return tf115_moments(inputs, reduction_axes, keep_dims)
+
+
+def _object_layer(class_name, function, extra_doc="", order=None, defaults=None,
+                  base=_LayerObject):
     """A layer class whose calls run `function` (staticmethod: no bound `self`).
 
     Not `tf.layers.Layer`, the base for user-defined layers with build()/call(): that one is not
@@ -142,33 +170,33 @@ def _object_layer(class_name, function, default_name, extra_doc="", order=None, 
     """
     doc = (f"`tf.layers.{class_name}`: object form of `{function.__name__}` (variables shared "
            f"by every call of one object).{extra_doc}")
-    cls = type(class_name, (_LayerObject,), {"_function": staticmethod(function),
-                                              "_default_name": default_name, "__doc__": doc,
-                                              "_order": order, "_defaults": defaults})
+    cls = type(class_name, (base,), {"_function": staticmethod(function), "__doc__": doc,
+                                     "_order": order, "_defaults": defaults})
     cls.__signature__ = cls._signature()  # what inspect.signature shows: TF 1.15's
     return cls
 
 
-Dense = _object_layer("Dense", dense, "dense")
-Conv1D = _object_layer("Conv1D", conv1d, "conv1d")
-Conv2D = _object_layer("Conv2D", conv2d, "conv2d")
-Conv2DTranspose = _object_layer("Conv2DTranspose", conv2d_transpose, "conv2d_transpose")
-MaxPooling1D = _object_layer("MaxPooling1D", max_pooling1d, "max_pooling1d")
-MaxPooling2D = _object_layer("MaxPooling2D", max_pooling2d, "max_pooling2d")
-AveragePooling1D = _object_layer("AveragePooling1D", average_pooling1d, "average_pooling1d")
-AveragePooling2D = _object_layer("AveragePooling2D", average_pooling2d, "average_pooling2d")
-Flatten = _object_layer("Flatten", flatten, "flatten", defaults={"data_format": None})
-Conv3D = _object_layer("Conv3D", conv3d, "conv3d")
-SeparableConv2D = _object_layer("SeparableConv2D", separable_conv2d, "separable_conv2d")
-MaxPooling3D = _object_layer("MaxPooling3D", max_pooling3d, "max_pooling3d")
-AveragePooling3D = _object_layer("AveragePooling3D", average_pooling3d, "average_pooling3d")
-Dropout = _object_layer("Dropout", dropout, "dropout",
+Dense = _object_layer("Dense", dense)
+Conv1D = _object_layer("Conv1D", conv1d)
+Conv2D = _object_layer("Conv2D", conv2d)
+Conv2DTranspose = _object_layer("Conv2DTranspose", conv2d_transpose)
+MaxPooling1D = _object_layer("MaxPooling1D", max_pooling1d)
+MaxPooling2D = _object_layer("MaxPooling2D", max_pooling2d)
+AveragePooling1D = _object_layer("AveragePooling1D", average_pooling1d)
+AveragePooling2D = _object_layer("AveragePooling2D", average_pooling2d)
+Flatten = _object_layer("Flatten", flatten, defaults={"data_format": None})
+Conv3D = _object_layer("Conv3D", conv3d)
+SeparableConv2D = _object_layer("SeparableConv2D", separable_conv2d)
+MaxPooling3D = _object_layer("MaxPooling3D", max_pooling3d)
+AveragePooling3D = _object_layer("AveragePooling3D", average_pooling3d)
+Dropout = _object_layer("Dropout", dropout,
                         " Call it as `layer(inputs, training=...)`.")
 BatchNormalization = _object_layer(
-    "BatchNormalization", batch_normalization, "batch_normalization",
+    "BatchNormalization", batch_normalization,
     " Call it as `layer(inputs, training=...)`; `layer.updates` holds its moving-average updates.",
     order=("axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
            "gamma_initializer", "moving_mean_initializer", "moving_variance_initializer",
            "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint",
            "renorm", "renorm_clipping", "renorm_momentum", "fused", "trainable",
-           "virtual_batch_size", "adjustment"))
+           "virtual_batch_size", "adjustment"),
+    base=_BatchNormObject)

@@ -236,16 +236,47 @@ def test_layer_norm_needs_fully_defined_parameter_dimensions():
 
 
 def test_a_subclass_overriding_keras1_internals_is_refused_not_silently_ignored():
-    """EfficientNet's TpuBatchNormalization overrides `_moments` of tf.layers.BatchNormalization;
-    the bridge's objects run the layer functions and would never call it (issue 17)."""
-    with pytest.raises(TypeError, match=r"TpuBatchNormalization subclasses "
-                                        r"tf.layers.BatchNormalization and overrides \['_moments'\]"):
-        class TpuBatchNormalization(layers.BatchNormalization):  # noqa: F841
-            def _moments(self, inputs, reduction_axes, keep_dims):
+    """A Keras-1 hook the layer functions never call back (`call` here) would be ignored: refused.
+    BatchNormalization's `_moments` is honoured (real_patterns/batch_norm_subclass.py)."""
+    with pytest.raises(TypeError, match=r"MyDense subclasses "
+                                        r"tf.layers.Dense and overrides \['build', 'call'\]"):
+        class MyDense(layers.Dense):  # noqa: F841
+            def build(self, input_shape):
                 return None
+
+            def call(self, inputs):
+                return inputs
+
+    class TpuBatchNormalization(layers.BatchNormalization):
+        def _moments(self, inputs, reduction_axes, keep_dims):
+            return super()._moments(inputs, reduction_axes, keep_dims)
+
+    assert TpuBatchNormalization(fused=False).name == "tpu_batch_normalization"
 
     class NamedBatchNormalization(layers.BatchNormalization):  # only __init__: fine
         def __init__(self, name="tpu_batch_normalization", **kwargs):
             super().__init__(name=name, **kwargs)
 
     assert NamedBatchNormalization().name == "tpu_batch_normalization"
+
+
+def test_an_unnamed_subclass_is_named_from_its_own_class_as_in_tf115():
+    """Keras-1 named a layer `to_snake_case(type(self).__name__)`: a subclass's variables live
+    under its own name (EfficientNet checkpoints: `tpu_batch_normalization/gamma`)."""
+    class TpuBatchNormalization(layers.BatchNormalization):
+        pass
+
+    class SeparableConv2DTranspose(layers.Conv2D):
+        pass
+
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [2, 4, 4, 3])
+        TpuBatchNormalization()(x, training=True)
+        SeparableConv2DTranspose(2, 3)(x)
+        layers.BatchNormalization()(x, training=True)
+        names = sorted(v.op.name for v in tf1.global_variables())
+    assert names == ["batch_normalization/beta", "batch_normalization/gamma",
+                     "batch_normalization/moving_mean", "batch_normalization/moving_variance",
+                     "separable_conv2d_transpose/bias", "separable_conv2d_transpose/kernel",
+                     "tpu_batch_normalization/beta", "tpu_batch_normalization/gamma",
+                     "tpu_batch_normalization/moving_mean", "tpu_batch_normalization/moving_variance"]

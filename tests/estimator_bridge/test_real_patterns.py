@@ -13,6 +13,8 @@ the evaluation losses printed are identical.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -218,5 +220,25 @@ def test_arg_scoped_layer_functions_train_as_in_tf115(tmp_path):
     results = three_sides("arg_scope_layers.py", ["--model_dir={model_dir}"], tmp_path)
     oracle = results["oracle"].result
     assert oracle["chosen_in_training"]["bn2"] == {"decay": 0.9, "epsilon": 1e-5, "is_training": True}
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- a tf.layers.BatchNormalization subclass overriding `_moments` --------------------------
+
+def test_batch_norm_subclass_overriding_moments_trains_as_in_tf115(tmp_path):
+    """tensorflow/tpu EfficientNet/MnasNet's TpuBatchNormalization overrides the Keras-1 hook
+    `_moments` (fused=False): TF 1.15 called it in every training-mode call, with the reduction
+    axes of the layer, and never in evaluation (moving statistics). Same calls and the same
+    trained variables under the same names on every side (the override changes the variance, so
+    skipping it shows; the variables are named from the subclass, `tpu_batch_normalization`)."""
+    results = three_sides("batch_norm_subclass.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert [json.loads(call)["reduction_axes"] for call in oracle["moments_calls_in_training"]] == [
+        [0], [0, 1, 2]]
+    assert oracle["moments_calls_in_evaluation"] == 0
+    # Named from the subclass's own class; the renaming subclass then gets the _1 scope.
+    assert {"tpu_batch_normalization/gamma", "tpu_batch_normalization_1/gamma",
+            "dense_bn/gamma"} <= set(oracle["variables"])
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
