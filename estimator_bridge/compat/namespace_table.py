@@ -104,6 +104,7 @@ MODULES = {
             "contrib": "module:tensorflow.contrib",
             "estimator": "module:tensorflow.estimator",
             "layers": "module:tensorflow.layers",
+            "keras": "module:tensorflow.keras",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
             "distribute": "module:tensorflow.distribute",
@@ -148,6 +149,17 @@ MODULES = {
         entries=_TPU_ESTIMATOR_ENTRIES,
         fallbacks=("unsupported-attribute:estimator_tpu",),
     ),
+    # ---- tf.keras: Keras 3, but Input(tensor=<graph tensor>) as TF 1.x read it in a model_fn
+    "tensorflow.keras": Module(
+        doc="`tf.keras` (also `tf.contrib.keras`): Keras 3, with TF 1.x's `Input(tensor=...)`.",
+        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers"},
+        fallbacks=("tf:keras",),
+    ),
+    "tensorflow.keras.layers": Module(
+        doc="`tf.keras.layers`: Keras 3's, with TF 1.x's `Input(tensor=...)`.",
+        entries={"Input": "compat:keras_input.Input"},
+        fallbacks=("tf:keras.layers",),
+    ),
     # ---- tf.contrib (removed in TF 2.0)
     "tensorflow.contrib": Module(
         doc="`tf.contrib`: the parts with a faithful equivalent on current TensorFlow.",
@@ -160,6 +172,8 @@ MODULES = {
             "summary": "module:tensorflow.contrib.summary",
             "framework": "module:tensorflow.contrib.framework",
             "metrics": "module:tensorflow.contrib.metrics",
+            # TF 1.15's tf.contrib.keras re-exported tf.keras (Keras 3 behind it now).
+            "keras": "module:tensorflow.keras",
         },
         fallbacks=("unsupported-attribute:contrib",),
     ),

@@ -15,8 +15,12 @@
   (Keras 3's compile takes no other spelling); `ModelCheckpoint(..., options=...)` loses `options`
   (MIG208 info: Keras 3 writes checkpoints through the host, where TF's I/O-device option has
   nothing to do; it raised TypeError).
-- `x.reset_states()` (gone from models and metrics), `Input(tensor=...)` (Keras 3 accepts only
-  Keras tensors): reported (MIG207) with the replacement, since what `x` is cannot be seen here.
+- `Input(tensor=t)` (tf.keras.Input, tf.keras.layers.Input, or `<layers>.Input` on a local alias
+  such as `layers = tf.contrib.keras.layers`) -> `estimator_bridge.compat.keras_input.Input(...)`:
+  TF 1.x returned the graph tensor itself and the model_fn's Keras layers ran on it; Keras 3's
+  Input raises on a tf.Tensor. The helper keeps TF 1.15's parameter order.
+- `x.reset_states()` (gone from models and metrics): reported (MIG207) with the replacement,
+  since what `x` is cannot be seen here.
 
 The receiver of a method is not resolved (it is the user's model object); calls on TensorFlow
 modules themselves are never touched.
@@ -37,6 +41,7 @@ from migrate.tables.keras import (CHECKPOINT_DROPPED_KEYWORDS, COMPILE_KEYWORD_R
 
 CHECKPOINT = "keras.callbacks.ModelCheckpoint"
 INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
+INPUT_HELPER = "estimator_bridge.compat.keras_input.Input"
 # Method names this codemod acts on (the pre-filter looks for them as attributes).
 METHOD_NAMES = frozenset(REMOVED_METHODS) | {"save_weights", "load_weights", "reset_states"}
 
@@ -232,15 +237,19 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                  "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
                  "RNN layers (`[l.reset_state() for l in model.layers if getattr(l, 'stateful', "
                  "False)]`)")]
-    elif _key(rewrite, call.func) in INPUTS and any(arg.keyword is not None and arg.keyword.value == "tensor"
-                                                   for arg in call.args):
-        return [(call, "MIG207", "`Input(tensor=...)` accepts only Keras tensors in Keras 3 (a tf.Tensor "
-                 "raises)", "build the model on `Input(shape=...)` and call it on the tensor: "
-                 "`model(tensor)`; or feed the tensor's dataset to fit()")]
     return []
 
 
+def _is_input_on_a_tensor(rewrite, call: cst.Call) -> bool:
+    """`Input(..., tensor=...)` of Keras, by name or on a receiver that is no import (an alias)."""
+    if not any(arg.keyword is not None and arg.keyword.value == "tensor" for arg in call.args):
+        return False
+    return _key(rewrite, call.func) in INPUTS or _is_method(rewrite, call, {"Input"})
+
+
 def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    if _is_input_on_a_tensor(rewrite, original_node):
+        return updated_node.with_changes(func=rewrite.spell(INPUT_HELPER))
     if _is_method(rewrite, original_node, REMOVED_METHODS):
         entry = REMOVED_METHODS[original_node.func.attr.value]
         converted = method_arguments(entry, list(updated_node.args))

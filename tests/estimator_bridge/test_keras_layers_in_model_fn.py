@@ -85,6 +85,21 @@ def test_a_tf115_model_dir_resumes_with_the_same_names_and_numbers(tf115_model_d
     assert_same_checkpoint(actual, expected, side)
 
 
+@pytest.mark.parametrize("side", ["runner", "migrated"])
+def test_keras_layers_on_input_of_the_features_tensor_as_in_tensorflow_tpu_cifar_keras(
+        tf115_model_dir, side, tmp_path):
+    """`layers = tf.contrib.keras.layers; v = layers.Input(tensor=features)`: TF 1.15 returned
+    the features tensor, Keras 3's Input raises on it; the runner serves tf.contrib.keras and
+    both sides read Input(tensor=...) as TF 1.x did (estimator_bridge/compat/keras_input.py)."""
+    expected_dir, actual_dir = tmp_path / "oracle_resumed", tmp_path / f"{side}_resumed"
+    shutil.copytree(tf115_model_dir, expected_dir)
+    shutil.copytree(tf115_model_dir, actual_dir)
+    args = ["--train_steps=8", "--contrib_input"]
+    expected = _run("oracle", [f"--model_dir={expected_dir}", *args], tmp_path)
+    actual = _run(side, [f"--model_dir={actual_dir}", *args], tmp_path)
+    assert_same_checkpoint(actual, expected, side)
+
+
 def test_warm_start_from_a_tf115_model_dir(tf115_model_dir, tmp_path):
     args = [f"--warm_start_from={tf115_model_dir}", "--train_steps=4"]
     expected = _run("oracle", [f"--model_dir={tmp_path / 'oracle'}", *args], tmp_path)

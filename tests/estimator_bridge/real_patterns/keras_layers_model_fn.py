@@ -19,6 +19,8 @@ flags.DEFINE_string("model_dir", None, "Model directory.")
 flags.DEFINE_integer("train_steps", 4, "Global step to train to.")
 flags.DEFINE_string("warm_start_from", None, "A model_dir to warm-start from.")
 flags.DEFINE_bool("batch_norm", False, "Add a tf.keras BatchNormalization layer (see the test).")
+flags.DEFINE_bool("contrib_input", False, "tensorflow/tpu cifar_keras's spelling: the layers of "
+                  "tf.contrib.keras through a local alias, on layers.Input(tensor=features).")
 FLAGS = flags.FLAGS
 
 BATCH = 8
@@ -33,10 +35,16 @@ def input_fn(params):
 
 
 def model_fn(features, labels, mode, params):
-  net = tf.keras.layers.Conv2D(4, 3, activation="relu")(features)
-  net = tf.keras.layers.Conv2D(4, 3, activation="relu")(net)
-  net = tf.keras.layers.Flatten()(net)
-  net = tf.keras.layers.Dense(8, activation="relu")(net)
+  if FLAGS.contrib_input:
+    layers = tf.contrib.keras.layers
+    net = layers.Input(tensor=features)
+  else:
+    layers = tf.keras.layers
+    net = features
+  net = layers.Conv2D(4, 3, activation="relu")(net)
+  net = layers.Conv2D(4, 3, activation="relu")(net)
+  net = layers.Flatten()(net)
+  net = layers.Dense(8, activation="relu")(net)
   if FLAGS.batch_norm:
     # TF 1.15 never ran this layer's moving-average updates: called in a model_fn, Keras put
     # them in `layer.updates`, not in UPDATE_OPS. Keras 3 assigns them during the call.
