@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from estimator_bridge import run
+from tests.support.goldens import recorded_here, without_machine
 from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, run_json
 
@@ -106,7 +107,10 @@ def test_golden_records_a_trained_model():
 def test_golden_is_what_tf_1_15_prints_now(tmp_path):
     live = run_json(oracle_python("tf115"), TPU_SCRIPT, f"--model_dir={tmp_path / 'model'}")
     assert live["tensorflow"] == "1.15.0"  # the oracle's own tf.__version__
-    assert live == GOLDEN, (
+    if not recorded_here(GOLDEN):  # another CPU: TF 1.15's own last bits move (support/goldens.py)
+        assert_matches_golden(live)
+        return
+    assert live == without_machine(GOLDEN), (
         "oracle A no longer prints goldens/compat_tpu_script_tf115.json; if the script changed "
         "on purpose, re-record it: python -m tests.estimator_bridge.goldens.record "
         "compat_tpu_script")

@@ -29,6 +29,7 @@ import os
 import numpy as np
 import pytest
 
+from tests.support.goldens import recorded_here, without_machine
 from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT, current_python, oracle_env, oracle_python, run_json
 
@@ -118,6 +119,17 @@ def test_forward_outputs_match(recorded, case):
                  what=f"{case} regularization")
 
 
+def assert_same_case(golden, ours, case):
+    """Everything the tests above compare for one case, at the bridge's tolerances."""
+    for key in ("variables", "trainable", "update_ops"):
+        assert ours[key] == golden[key], f"{case} {key}"
+    assert_same_values(golden["outputs"], ours["outputs"], f"{case} outputs", case)
+    assert_close(ours["regularization"], golden["regularization"], rtol=RTOL,
+                 what=f"{case} regularization")
+    assert_same_values(golden["after_step"], ours["after_step"], f"{case} after one step", case)
+    assert_same_values(golden["after"], ours["after"], f"{case} tensors after the step", case)
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_variables_after_one_training_step_match(recorded, case):
     golden, ours = GOLDEN["cases"][case], recorded["cases"][case]
@@ -143,6 +155,11 @@ def test_the_golden_exercises_what_it_claims():
 def test_golden_is_what_tf_1_15_records_now():
     live = run_json(oracle_python("tf115"), RECORDER, "tf115", cwd=REPO_ROOT)
     assert live["tensorflow"] == "1.15.0"
-    assert live == GOLDEN, (
+    if not recorded_here(GOLDEN):  # another CPU: TF 1.15's own last bits move (support/goldens.py)
+        assert sorted(live["cases"]) == CASES
+        for case in CASES:
+            assert_same_case(GOLDEN["cases"][case], live["cases"][case], case)
+        return
+    assert live == without_machine(GOLDEN), (
         "oracle A no longer records goldens/layers_tf115.json; if the recorder changed on "
         "purpose, re-record it: python -m tests.estimator_bridge.goldens.record layers")

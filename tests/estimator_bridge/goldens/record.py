@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support.goldens import with_machine
 from tests.support.oracles import REPO_ROOT, oracle_python, run_json
 
 GOLDEN_DIR = Path(__file__).resolve().parent
@@ -71,7 +72,8 @@ def record(golden: Golden) -> dict:
 
 
 def write(golden: Golden, result: dict) -> None:
-    golden.path.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    """The result and the CPU it came from (tests/support/goldens.py: exact only there)."""
+    golden.path.write_text(json.dumps(with_machine(result), indent=1, sort_keys=True) + "\n")
 
 
 def main(argv=None) -> int:
