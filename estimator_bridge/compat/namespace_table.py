@@ -91,7 +91,7 @@ LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling
                    "MaxPooling3D", "AveragePooling3D",
                    "Dense", "Conv1D", "Conv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
                    "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten",
-                   "BatchNormalization")
+                   "BatchNormalization", "Layer", "InputSpec")
 
 _CHECKPOINT_UTILS = "pymodule:tensorflow.python.training.checkpoint_utils:"
 

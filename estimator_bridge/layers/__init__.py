@@ -29,16 +29,18 @@ Provided: `dense`, `conv1d`, `conv2d`, `conv3d`, `separable_conv2d`, `conv2d_tra
 `layer_norm` (TF 1.15's `tf.contrib.layers.layer_norm`, the target `estimator-migrate` rewrites it
 to), and their object forms (`Dense`, `Conv2D`, `BatchNormalization`, ...: one object shares its variables
 across calls). Not provided: batch-norm `renorm`, `virtual_batch_size` and `adjustment` (explicit
-NotImplementedError), `separable_conv1d`, `conv3d_transpose`, and the `tf.layers.Layer` base class
-for user-defined layers.
+NotImplementedError), `separable_conv1d`, `conv3d_transpose`. `Layer` and `InputSpec`: TF 1.15's
+base for user-defined layers (`custom`: build/call/add_weight in the layer's variable scope).
 
 Modules: `base` (scopes, weights, argument checks), `core` (dense, dropout, flatten, layer_norm),
-`convolution`, `pooling`, `normalization` (batch_normalization), `objects` (the object forms).
+`convolution`, `pooling`, `normalization` (batch_normalization), `objects` (the object forms),
+`custom` (the `Layer` base for user-defined layers).
 """
 
 from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
                                                  separable_conv2d)
 from estimator_bridge.layers.core import dense, dropout, flatten, layer_norm
+from estimator_bridge.layers.custom import InputSpec, Layer
 from estimator_bridge.layers.normalization import batch_normalization
 from estimator_bridge.layers.objects import (AveragePooling1D, AveragePooling2D, AveragePooling3D,
                                              BatchNormalization, Conv1D, Conv2D, Conv2DTranspose,
@@ -49,6 +51,8 @@ from estimator_bridge.layers.pooling import (average_pooling1d, average_pooling2
                                              max_pooling3d)
 
 __all__ = [
+    "InputSpec",
+    "Layer",
     "AveragePooling1D",
     "AveragePooling2D",
     "BatchNormalization",

@@ -12,6 +12,7 @@ import contextlib
 import contextvars
 import functools
 import inspect
+import re
 
 import tensorflow as tf
 
@@ -32,6 +33,14 @@ class LayerObjectState:
         # TF 1.15's (the one Keras-1 hook the layer functions honour: batch_normalization's
         # non-fused path calls it, as TF 1.15's BatchNormalization.call did).
         self.moments = None
+
+
+def snake_case(class_name: str) -> str:
+    """Keras-1's `to_snake_case`: a layer's default name from its class (`Conv2DTranspose` ->
+    `conv2d_transpose`, `TpuBatchNormalization` -> `tpu_batch_normalization`)."""
+    intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", class_name)
+    snake = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
+    return snake if snake[0] != "_" else "private" + snake
 
 
 # Set while a layer object's __call__ runs the functional code for it.

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import inspect
-import re
 
 from estimator_bridge import layer_arguments as _arguments
-from estimator_bridge.layers.base import LayerObjectState, calling_object
+from estimator_bridge.layers.base import LayerObjectState, calling_object, snake_case
 from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
                                                  separable_conv2d)
 from estimator_bridge.layers.core import dense, dropout, flatten
@@ -83,9 +82,7 @@ class _LayerObject:
         under `tpu_batch_normalization/` as in TF 1.15 (released EfficientNet checkpoints hold
         those names), not under its base's `batch_normalization/`.
         """
-        intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", cls.__name__)
-        snake = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
-        return snake if snake[0] != "_" else "private" + snake
+        return snake_case(cls.__name__)
 
     # TF 1.15's constructor order where it differs from the function's (checked against the
     # oracle's signatures by tests/estimator_bridge/test_layer_arguments.py).

@@ -27,6 +27,7 @@ from tensorflow.python.framework import ops
 from tensorflow.python.ops import resource_variable_ops
 
 from estimator_bridge.runtime import keras_names
+from estimator_bridge.runtime.variable_op import answer_op_name
 
 GraphKeys = tf.compat.v1.GraphKeys
 
@@ -316,6 +317,7 @@ class VariableCache:
                 _default_replica_aggregation(creation, self._strategy)
                 with self._without_self(), self._strategy.scope():
                     variable = tf.Variable(initial_value=initial_value, **creation)
+            answer_op_name(variable)  # `v.op.name` in a traced model_fn, as in TF1
             self._variables[key] = variable
             self._initial_values[key] = initial_value
         return variable

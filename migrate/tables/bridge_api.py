@@ -30,7 +30,8 @@ BRIDGE_API = frozenset({
         "average_pooling3d",
         "Dense", "Dropout", "Flatten", "BatchNormalization",
         "Conv1D", "Conv2D", "Conv3D", "SeparableConv2D", "Conv2DTranspose",
-        "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D")),
+        "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D",
+        "Layer", "InputSpec")),
     # tf.contrib helpers without a TensorFlow equivalent (TF 1.15's arithmetic, oracle-tested)
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
     "compat.contrib_helpers.l2_regularizer",

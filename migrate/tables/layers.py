@@ -1,7 +1,7 @@
 """`tf.layers.*` -> `estimator_bridge.layers.*` (Keras 3 removed tf.compat.v1.layers).
 
 Every function and layer class estimator_bridge.layers rebuilds with TF 1.15's names and numbers;
-the rest of tf.layers (`Layer`, `InputSpec`, `separable_conv1d`, `conv3d_transpose`, ...) is MIG304.
+the rest of tf.layers (`separable_conv1d`, `conv3d_transpose`, ...) is MIG304.
 """
 
 from migrate.tables.entries import Replacement, Unsupported
@@ -15,6 +15,7 @@ _CLASSES = (
     "Dense", "Dropout", "Flatten", "BatchNormalization",
     "Conv1D", "Conv2D", "Conv3D", "SeparableConv2D", "Conv2DTranspose",
     "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D",
+    "Layer", "InputSpec",
 )
 
 LAYERS = {f"tensorflow.layers.{name}": Replacement(f"estimator_bridge.layers.{name}") for name in _FUNCTIONS + _CLASSES}

@@ -242,3 +242,27 @@ def test_batch_norm_subclass_overriding_moments_trains_as_in_tf115(tmp_path):
             "dense_bn/gamma"} <= set(oracle["variables"])
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- user-defined tf.layers.Layer subclasses ------------------------------------------------
+
+def test_user_defined_tf_layers_train_as_in_tf115(tmp_path):
+    """The official Transformer's pattern: tf.layers.Layer subclasses with named Dense sub-layers
+    made in __init__, weights made by add_variable in build() (with a regularizer), an
+    add_update counter, objects called twice inside variable scopes. TF 1.15's variable names
+    (`encoder/attention/q/kernel`, `encoder/layer_normalization/layer_norm_scale`), its scope,
+    one regularization loss and one update op, and `trainable_variables` that leave sub-layers
+    out (TF 1.15's tf.layers.Layer bypassed Keras' attribute tracking); `v.op.name` read in the
+    model_fn (the bridge's variables are eager: runtime/variable_op.py). Not compared: the
+    object's `name` before TF 1.15's double uniquification (`attention_1` for the first one)."""
+    results = three_sides("custom_tf_layers.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["reported"]["norm_variables"] == ["encoder/layer_normalization/layer_norm_bias",
+                                                    "encoder/layer_normalization/layer_norm_scale"]
+    assert (oracle["reported"]["update_ops"], oracle["reported"]["regularization_losses"]) == (1, 1)
+    assert oracle["reported"]["attention_trainable"] == []
+    for side in ("runner", "migrated"):
+        result = results[side].result
+        del result["reported"]["attention_name"], oracle["reported"]["attention_name"]
+        assert_same_numbers(result, oracle, side)
+        oracle["reported"]["attention_name"] = "compared no further"
