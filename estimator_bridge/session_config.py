@@ -69,6 +69,48 @@ def _gpu_options(value) -> None:
                     "the program and drop the field")
 
 
+# RewriterConfig (Grappler) fields TF2 applies process-wide with
+# tf.config.optimizer.set_experimental_options: on/off toggles, booleans, the node threshold.
+# Grappler rewrites graphs for speed; TF 1.15 programs switched passes off (tensorflow/tpu
+# EfficientNet: disable_meta_optimizer=True), so the same switch is applied, not dropped.
+_GRAPPLER_TOGGLES = ("layout_optimizer", "constant_folding", "shape_optimization", "remapping",
+                     "arithmetic_optimization", "dependency_optimization", "loop_optimization",
+                     "function_optimization", "debug_stripper", "scoped_allocator_optimization",
+                     "pin_to_host_optimization", "implementation_selector", "auto_mixed_precision")
+_GRAPPLER_BOOLEANS = ("disable_model_pruning", "disable_meta_optimizer")
+_TOGGLE_ON, _TOGGLE_OFF = 1, 2  # RewriterConfig.Toggle
+
+
+def _rewrite_options(value) -> None:
+    options = {}
+    for field, field_value in value.ListFields():
+        name = field.name
+        if name in _GRAPPLER_TOGGLES and field_value in (_TOGGLE_ON, _TOGGLE_OFF):
+            options[name] = field_value == _TOGGLE_ON
+        elif name in _GRAPPLER_BOOLEANS:
+            options[name] = bool(field_value)
+        elif name == "min_graph_nodes":
+            options[name] = int(field_value)
+        else:
+            _refuse(f"graph_options.rewrite_options.{name}", field_value,
+                    "TF2 applies only the on/off Grappler switches, disable_meta_optimizer, "
+                    "disable_model_pruning and min_graph_nodes process-wide",
+                    "call tf.config.optimizer.set_experimental_options({...}) yourself, or drop "
+                    "the field (it changes speed, not results)")
+    tf.config.optimizer.set_experimental_options(options)
+
+
+def _graph_options(value) -> None:
+    for field, field_value in value.ListFields():
+        if field.name == "rewrite_options":
+            _rewrite_options(field_value)
+        else:
+            _refuse(f"graph_options.{field.name}", "...",
+                    "only rewrite_options (Grappler) has a process-wide TF2 equivalent the bridge "
+                    "applies",
+                    "drop the field (for XLA: tf.config.optimizer.set_jit(True))")
+
+
 _APPLY = {
     "allow_soft_placement": _soft_placement,
     "log_device_placement": _log_placement,
@@ -79,6 +121,7 @@ _APPLY = {
         "inter_op_parallelism_threads", tf.config.threading.get_inter_op_parallelism_threads,
         tf.config.threading.set_inter_op_parallelism_threads),
     "gpu_options": _gpu_options,
+    "graph_options": _graph_options,
 }
 
 

@@ -152,8 +152,16 @@ MODULES = {
     # ---- tf.keras: Keras 3, but Input(tensor=<graph tensor>) as TF 1.x read it in a model_fn
     "tensorflow.keras": Module(
         doc="`tf.keras` (also `tf.contrib.keras`): Keras 3, with TF 1.x's `Input(tensor=...)`.",
-        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers"},
+        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers",
+                 "backend": "module:tensorflow.keras.backend"},
         fallbacks=("tf:keras",),
+    ),
+    "tensorflow.keras.backend": Module(
+        doc="`tf.keras.backend`: Keras 3's, with TF 1.x's set_learning_phase/learning_phase "
+            "(recorded and warned about: Keras 3 layers read training= only).",
+        entries={"set_learning_phase": "compat:keras_backend.set_learning_phase",
+                 "learning_phase": "compat:keras_backend.learning_phase"},
+        fallbacks=("tf:keras.backend",),
     ),
     "tensorflow.keras.layers": Module(
         doc="`tf.keras.layers`: Keras 3's, with TF 1.x's `Input(tensor=...)`.",
@@ -347,7 +355,10 @@ MODULES = {
     ),
     "tensorflow_estimator.python.estimator.estimator": Module(
         doc="estimator module names.",
-        entries={"Estimator": "bridge:Estimator"},
+        entries={"Estimator": "bridge:Estimator",
+                 # TF 1.15's private helper that TPU scripts call (EfficientNet, ResNet, MnasNet)
+                 "_load_global_step_from_checkpoint_dir":
+                     "compat:contrib_helpers.load_global_step_from_checkpoint_dir"},
     ),
     "tensorflow_estimator.python.estimator.model_fn": Module(
         doc="model_fn module names.",

@@ -19,6 +19,10 @@
   such as `layers = tf.contrib.keras.layers`) -> `estimator_bridge.compat.keras_input.Input(...)`:
   TF 1.x returned the graph tensor itself and the model_fn's Keras layers ran on it; Keras 3's
   Input raises on a tf.Tensor. The helper keeps TF 1.15's parameter order.
+- `tf.keras.backend.set_learning_phase(v)` / `learning_phase()` (gone in Keras 3) ->
+  `estimator_bridge.compat.keras_backend.*`, which record the phase and warn at run time, with a
+  MIG207 warning: Keras 3 layers read `training=` only (EfficientNet set the phase and passes
+  training= too: same numbers; layers called without it run in inference mode).
 - `x.reset_states()` (gone from models and metrics): reported (MIG207) with the replacement,
   since what `x` is cannot be seen here.
 
@@ -42,6 +46,9 @@ from migrate.tables.keras import (CHECKPOINT_DROPPED_KEYWORDS, COMPILE_KEYWORD_R
 CHECKPOINT = "keras.callbacks.ModelCheckpoint"
 INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
 INPUT_HELPER = "estimator_bridge.compat.keras_input.Input"
+# Keras 2's global learning phase -> the bridge's recorder (it warns: Keras 3 layers ignore it).
+LEARNING_PHASE = {"keras.backend.set_learning_phase": "estimator_bridge.compat.keras_backend.set_learning_phase",
+                  "keras.backend.learning_phase": "estimator_bridge.compat.keras_backend.learning_phase"}
 # Method names this codemod acts on (the pre-filter looks for them as attributes).
 METHOD_NAMES = frozenset(REMOVED_METHODS) | {"save_weights", "load_weights", "reset_states"}
 
@@ -232,6 +239,11 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                  "no options and writes through the host's Python, so TF's I/O-device option (a TPU "
                  "worker writing to this machine's disk) has nothing to do",
                  "nothing to do; a TPU Node writes local files through the host under Keras 3")]
+    elif _key(rewrite, call.func) in LEARNING_PHASE:
+        return [(call, "MIG207", f"`{dotted_name(call.func)}` has no effect in Keras 3 (no global learning "
+                 "phase): rewritten to estimator_bridge's recorder, which warns at run time",
+                 "pass training=True/False where the model or layer is called; layers called without it "
+                 "run in inference mode (Dropout off, BatchNormalization on moving statistics)")]
     elif _is_method(rewrite, call, {"reset_states"}) and not call.args:
         return [(call, "MIG207", "`.reset_states()` is gone from Keras 3 models and metrics",
                  "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
@@ -247,7 +259,15 @@ def _is_input_on_a_tensor(rewrite, call: cst.Call) -> bool:
     return _key(rewrite, call.func) in INPUTS or _is_method(rewrite, call, {"Input"})
 
 
+def claimed_by_call(rewrite, call: cst.Call) -> tuple[cst.CSTNode, ...]:
+    """The learning-phase calls are rewritten here (their finding is this codemod's)."""
+    return (call.func,) if _key(rewrite, call.func) in LEARNING_PHASE else ()
+
+
 def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    key = _key(rewrite, original_node.func)
+    if key in LEARNING_PHASE:
+        return updated_node.with_changes(func=rewrite.spell(LEARNING_PHASE[key]))
     if _is_input_on_a_tensor(rewrite, original_node):
         return updated_node.with_changes(func=rewrite.spell(INPUT_HELPER))
     if _is_method(rewrite, original_node, REMOVED_METHODS):
@@ -330,5 +350,7 @@ CODEMOD = Codemod(
     start=start,
     leave_call=leave_call,
     call_findings=call_findings,
+    claimed_by_call=claimed_by_call,
+    structural_keys=frozenset(LEARNING_PHASE),
     text_trigger=text_may_need_keras_rewrite,
 )

@@ -10,7 +10,11 @@ docs/arguments.md, so that a new argument cannot arrive undocumented.
 from __future__ import annotations
 
 import inspect
+import json
 import re
+import subprocess
+import sys
+import textwrap
 import time
 
 import numpy as np
@@ -101,6 +105,7 @@ def test_eval_distribute_must_be_the_train_strategy():
 
 
 def test_session_config_fields_are_applied_or_refused():
+    tf.constant(1.0) + 1.0  # TensorFlow has started (its thread pools exist), whatever ran before
     tpu.RunConfig(session_config=tf1.ConfigProto(allow_soft_placement=True))
     threads = tf.config.threading.get_intra_op_parallelism_threads()
     tpu.RunConfig(session_config=tf1.ConfigProto(intra_op_parallelism_threads=threads))
@@ -109,6 +114,43 @@ def test_session_config_fields_are_applied_or_refused():
     with pytest.raises(NotImplementedError, match=r"intra_op_parallelism_threads=.*before"):
         tpu.RunConfig(session_config=tf1.ConfigProto(
             intra_op_parallelism_threads=threads + 3))
+
+
+def test_grappler_switches_of_graph_options_are_applied_process_wide():
+    """tensorflow/tpu EfficientNet: ConfigProto(graph_options=GraphOptions(rewrite_options=
+    RewriterConfig(disable_meta_optimizer=True))). Run in a subprocess: the switch is global."""
+    program = textwrap.dedent("""
+        import json
+        import tensorflow as tf
+        from tensorflow.core.protobuf import rewriter_config_pb2
+        import estimator_bridge as tpu
+        config = tf.compat.v1.ConfigProto(graph_options=tf.compat.v1.GraphOptions(
+            rewrite_options=rewriter_config_pb2.RewriterConfig(
+                disable_meta_optimizer=True, layout_optimizer=rewriter_config_pb2.RewriterConfig.OFF,
+                min_graph_nodes=-1)))
+        tpu.RunConfig(session_config=config)
+        print(json.dumps(tf.config.optimizer.get_experimental_options()))
+        """)
+    completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                               timeout=300)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    options = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert options["disable_meta_optimizer"] is True
+    assert options["layout_optimizer"] is False
+    assert options["min_graph_nodes"] == -1
+
+
+def test_graph_options_without_a_tf2_switch_are_refused_with_the_fix():
+    from tensorflow.core.protobuf import rewriter_config_pb2
+
+    aggressive = tf1.ConfigProto(graph_options=tf1.GraphOptions(rewrite_options=rewriter_config_pb2.RewriterConfig(
+        constant_folding=rewriter_config_pb2.RewriterConfig.AGGRESSIVE)))
+    with pytest.raises(NotImplementedError, match=r"rewrite_options.constant_folding.*set_experimental_options"):
+        tpu.RunConfig(session_config=aggressive)
+    jit = tf1.ConfigProto(graph_options=tf1.GraphOptions(optimizer_options=tf1.OptimizerOptions(
+        global_jit_level=tf1.OptimizerOptions.ON_1)))
+    with pytest.raises(NotImplementedError, match=r"graph_options.optimizer_options.*set_jit"):
+        tpu.RunConfig(session_config=jit)
 
 
 def test_train_distribute_runs_the_model_on_that_strategy(tmp_path):
