@@ -91,6 +91,13 @@ CONTRIB = {
     "tensorflow.contrib.distribute.get_strategy": Replacement("tensorflow.distribute.get_strategy"),
     "tensorflow.contrib.distribute.has_strategy": Replacement("tensorflow.distribute.has_strategy"),
     "tensorflow.contrib.distribute.in_cross_replica_context": Replacement("tensorflow.distribute.in_cross_replica_context"),
+    # TF 1.14/1.15's tf.contrib.distribute re-exported these two (tensorflow/tpu mnist_keras).
+    "tensorflow.contrib.distribute.initialize_tpu_system": Replacement(
+        "tensorflow.tpu.experimental.initialize_tpu_system"),
+    "tensorflow.contrib.distribute.TPUStrategy": Replacement(
+        "tensorflow.distribute.TPUStrategy", rename_kwargs={"device_assignment": "experimental_device_assignment"},
+        unsupported_kwargs=("steps_per_run",), signature=("tpu_cluster_resolver", "steps_per_run", "device_assignment"),
+        positional=1),
     "tensorflow.distribute.experimental.TPUStrategy": Replacement(
         "tensorflow.distribute.TPUStrategy", rename_kwargs={"device_assignment": "experimental_device_assignment"},
         unsupported_kwargs=("steps_per_run",), signature=("tpu_cluster_resolver", "steps_per_run", "device_assignment"),
@@ -141,10 +148,6 @@ UNSUPPORTED = {
     "tensorflow.contrib.tpu.TPUDistributionStrategy": Unsupported(
         "MIG203", "`{name}` belongs to keras_to_tpu_model; use tf.distribute.TPUStrategy",
         "strategy = tf.distribute.TPUStrategy(resolver) and build/compile the Keras model in strategy.scope()"),
-    "tensorflow.contrib.distribute.TPUStrategy": Unsupported(
-        "MIG203", "`{name}` had another constructor and step API than tf.distribute.TPUStrategy",
-        "tf.distribute.TPUStrategy(resolver) after tf.tpu.experimental.initialize_tpu_system(resolver); "
-        "run steps with strategy.run"),
     "tensorflow.contrib.slim": Unsupported(
         "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2",
         "pip install tf_slim and import tf_slim as slim (same API on TF 2 graphs), or use Keras layers"),
