@@ -143,11 +143,22 @@ def test_host_call_summaries_land_at_tf115_s_steps(tmp_path, iterations):
     results = three_sides("host_call_summaries.py",
                           ["--model_dir={model_dir}", f"--iterations={iterations}"], tmp_path)
     oracle = results["oracle"].result
-    assert oracle["ordered_step"] == {str(step): float(step + 1) for step in range(6)}
+    # The ordered read's value is deterministic (the step's end), but it is written at the racy
+    # read's step label: {s: s + 1} when the read won, {s + 1: s + 1} when it lost (then the next
+    # step's summary at s + 1 usually overwrites it). CI's run of 0ccbcf6 saw the race lost once:
+    # {0: 1, 1: 2, 2: 3, 4: 5, 5: 6}. So every oracle value must be its label or its label + 1,
+    # and where the read won (value = label + 1) the bridge must write exactly the oracle's value.
+    oracle_ordered = {int(step): value for step, value in oracle["ordered_step"].items()}
+    assert all(value in (step, step + 1) for step, value in oracle_ordered.items()), oracle_ordered
+    assert sorted(oracle_ordered.values()) == sorted(set(oracle_ordered.values()))
+    assert max(oracle_ordered.values()) == 6.0, oracle_ordered
+    read_won = {str(step): value for step, value in oracle_ordered.items() if value == step + 1}
+    assert read_won, oracle_ordered  # the read won at least once in every run measured here
     for side in ("runner", "migrated"):
         ours = results[side].result
         assert ours["host_step"] == {str(step): float(step) for step in range(6)}, side
-        assert ours["ordered_step"] == oracle["ordered_step"], side
+        assert ours["ordered_step"] == {str(step): float(step + 1) for step in range(6)}, side
+        assert {step: ours["ordered_step"][step] for step in read_won} == read_won, side
         assert_same_numbers(ours["loss"], oracle["loss"], side)
         # host_call's loss of the step that ends at s + 1 is written at s.
         np.testing.assert_allclose([ours["host_loss"][str(s)] for s in range(6)],
