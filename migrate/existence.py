@@ -32,6 +32,9 @@ FOUND = Verdict(True)
 _INTERNAL_ROOTS = ("python", "core", "tools", "lite")
 _MIRRORS = (("tensorflow.compat.v1.compat.v1", "tensorflow.compat.v1"),
             ("tensorflow.compat.v1.compat.v2", "tensorflow"),
+            # `import tensorflow.compat.v1 as tf; tf.compat.as_text(...)`: TF 2.21's
+            # tf.compat.v1.compat holds what tf.compat holds (as_bytes, as_text, dimension_value, ...)
+            ("tensorflow.compat.v1.compat", "tensorflow.compat"),
             ("tensorflow.compat.v2.compat.v1", "tensorflow.compat.v1"),
             ("tensorflow.compat.v2.compat.v2", "tensorflow"),
             ("tensorflow.compat.v2", "tensorflow"))

@@ -117,6 +117,26 @@ def _top_level_names(path: Path) -> set[str]:
                     for alias in inner.names:
                         if alias.name != "*":
                             names.add((alias.asname or alias.name).split(".")[0])
+            names |= _conditional_assignments(node)
+    return names
+
+
+def _conditional_assignments(node: ast.stmt) -> set[str]:
+    """Names assigned at module level inside `if`/`try` blocks (dataset_ops' `if tf2.enabled():
+    Dataset = DatasetV2 else: Dataset = DatasetV1`), not those assigned inside a def or class."""
+    names: set[str] = set()
+    if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+        return names  # a script's main block: never run on import
+    blocks = [getattr(node, field, []) for field in ("body", "orelse", "finalbody")]
+    blocks += [handler.body for handler in getattr(node, "handlers", [])]
+    for block in blocks:
+        for statement in block:
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                for target in targets:
+                    names.update(leaf.id for leaf in ast.walk(target) if isinstance(leaf, ast.Name))
+            elif isinstance(statement, (ast.If, ast.Try)):
+                names |= _conditional_assignments(statement)
     return names
 
 

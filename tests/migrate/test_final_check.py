@@ -106,6 +106,19 @@ def test_names_that_exist_and_names_that_only_look_like_tensorflow_are_not_repor
     assert codes(source) == [(11, "MIG305")]
 
 
+def test_tf_compat_under_compat_v1_and_names_bound_in_a_module_level_if_exist():
+    # tensorflow/mesh (2020): `import tensorflow.compat.v1 as tf` then `tf.compat.as_text(...)`
+    # (was MIG305), and `from tensorflow.python.data.ops.dataset_ops import Dataset`, bound in
+    # dataset_ops under `if tf2.enabled(): Dataset = DatasetV2` (was a MIG306 error)
+    source = ("import tensorflow.compat.v1 as tf\n"
+              "from tensorflow.python.data.ops.dataset_ops import Dataset\n"
+              "from tensorflow.python.data.ops.readers import TFRecordDataset\n"
+              "t = tf.compat.as_text(b'x') + tf.compat.as_bytes('y').decode()\n"
+              "d = Dataset.from_tensor_slices([1]), TFRecordDataset\n"
+              "m = tf.compat.no_such_name\n")
+    assert codes(source) == [(6, "MIG305")]
+
+
 def test_a_name_the_bridge_does_not_have_is_reported():
     assert codes("import estimator_bridge\nestimator_bridge.NoSuchThing()\n") == [(2, "MIG305")]
     assert codes("from estimator_bridge.layers import no_such_layer\n") == [(1, "MIG306")]
@@ -158,6 +171,13 @@ NAMES = [
     "tensorflow.compat.v1.logging.info", "tensorflow.contrib.tpu.TPUEstimator",
     "tensorflow.__version__", "tensorflow.compat.v1.__version__", "tensorflow.__file__",
     "tensorflow.__git_version__", "tensorflow.compat.v1.nn.__name__",
+    # found on held-out files (tensorflow/mesh): `import tensorflow.compat.v1 as tf; tf.compat.as_text`,
+    # `from tensorflow.python.data.ops.dataset_ops import Dataset` (bound inside an `if` at module level)
+    "tensorflow.compat.v1.compat.as_text", "tensorflow.compat.v1.compat.as_bytes",
+    "tensorflow.compat.v1.compat.dimension_value", "tensorflow.compat.v1.compat.no_such_name",
+    "tensorflow.compat.v1.compat.v1.compat.as_text", "tensorflow.python.data.ops.dataset_ops.Dataset",
+    "tensorflow.python.data.ops.readers.TFRecordDataset", "tensorflow.python.util.tf_inspect.ArgSpec",
+    "tensorflow.python.tools.inspect_checkpoint.parser",
 ]
 
 
