@@ -137,6 +137,51 @@ def _module_names(path: Path) -> frozenset[str]:
     return frozenset(names)
 
 
+def _class_members(path: Path, name: str, depth: int = 0) -> frozenset[str] | None:
+    """The attributes of class `name` bound in module `path` (its body's assignments and defs),
+    following a `from estimator_bridge.x import name` re-export; None when they cannot be known
+    from the source (not a class there, a base class other than object, a metaclass, __getattr__)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    root = _bridge_root()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            if node.keywords or node.decorator_list or any(not (isinstance(base, ast.Name) and base.id == "object")
+                                    for base in node.bases):
+                return None
+            members: set[str] = set()
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    members.add(item.name)
+                elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+                    for target in item.targets if isinstance(item, ast.Assign) else [item.target]:
+                        members.update(leaf.id for leaf in ast.walk(target) if isinstance(leaf, ast.Name))
+                else:
+                    continue
+            return None if "__getattr__" in members else frozenset(members)
+        if (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and root is not None
+                and node.module.split(".")[0] == "estimator_bridge" and depth < 3):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    target = root.joinpath(*node.module.split(".")[1:])
+                    source = target / "__init__.py" if target.is_dir() else target.with_suffix(".py")
+                    return _class_members(source, alias.name, depth + 1) if source.is_file() else None
+    return None
+
+
+def _class_verdict(path: Path, shown: str, rest: list[str]) -> Verdict:
+    """`rest[0]` is bound in `path`; if it is a plain bridge class, `rest[1]` must be one of its
+    attributes (`estimator_bridge.ModeKeys.INFER` does not exist: contrib.learn's INFER is PREDICT)."""
+    if len(rest) < 2 or _is_dunder(rest[1]):
+        return FOUND
+    members = _class_members(path, rest[0])
+    if members is None or rest[1] in members:
+        return FOUND
+    return Verdict(False, f"{shown}.{rest[0]}.{rest[1]}", "not in estimator_bridge")
+
+
 @functools.lru_cache(maxsize=1024)
 def bridge_name(dotted: str) -> Verdict:
     """Whether `dotted` (`estimator_bridge.a.b`) exists in the bridge shipped with the codemod."""
@@ -153,11 +198,13 @@ def bridge_name(dotted: str) -> Verdict:
         if (folder / f"{part}.py").is_file():
             names = _module_names(folder / f"{part}.py")
             rest = parts[index:]
-            if not rest or rest[0] in names:
+            if not rest:
                 return FOUND
+            if rest[0] in names:
+                return _class_verdict(folder / f"{part}.py", shown, rest)
             return Verdict(False, f"{shown}.{rest[0]}", "not in estimator_bridge")
         if part in _module_names(folder / "__init__.py"):
-            return FOUND
+            return _class_verdict(folder / "__init__.py", ".".join(parts[:index - 1]), parts[index - 1:])
         return Verdict(False, shown, "not in estimator_bridge")
     return FOUND
 

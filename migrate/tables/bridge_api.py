@@ -11,7 +11,7 @@ from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
 BRIDGE_API = frozenset({
     # estimators and their configuration
     "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
-    "CrossShardOptimizer", "Estimator", "EstimatorSpec", "ModeKeys", "WarmStartSettings",
+    "CrossShardOptimizer", "Estimator", "EstimatorSpec", "ModeKeys", "ModeKeys.PREDICT", "WarmStartSettings",
     "TPUClusterResolver", "VocabInfo",
     # train_and_evaluate, its specs and exporters
     "TrainSpec", "EvalSpec", "train_and_evaluate", "Exporter", "LatestExporter", "FinalExporter",

@@ -21,6 +21,9 @@ ESTIMATOR = {
     **{f"tensorflow.estimator.{name}": Replacement(f"estimator_bridge.{name}") for name in _CORE + _HOOKS},
     **{f"tensorflow.estimator.export.{name}": Replacement(f"estimator_bridge.export.{name}") for name in _EXPORT},
     "tensorflow.contrib.learn.ModeKeys": Replacement("estimator_bridge.ModeKeys"),
+    # contrib.learn's third mode was INFER = "infer": the string tf.estimator's PREDICT holds
+    # (tensorflow/nmt's `mode == tf.contrib.learn.ModeKeys.INFER`; was a broken ModeKeys.INFER).
+    "tensorflow.contrib.learn.ModeKeys.INFER": Replacement("estimator_bridge.ModeKeys.PREDICT"),
     # TF 1.15's AsyncCheckpointSaverHook takes CheckpointSaverHook's arguments and writes the same
     # checkpoints at the same steps, from a thread; the bridge saves at loop boundaries itself.
     "tensorflow.contrib.tpu.AsyncCheckpointSaverHook": Replacement("estimator_bridge.CheckpointSaverHook"),
