@@ -111,6 +111,9 @@ CONTRIB = {
     # contrib's layer_norm, bit-identical on current TF with its TF1 variable names (LayerNorm/beta, /gamma).
     "tensorflow.contrib.layers.layer_norm": Replacement("estimator_bridge.layers.layer_norm"),
     "tensorflow.contrib.framework.nest": Replacement("tensorflow.nest"),
+    # TF 2 renamed nest's is_sequence to is_nested (the same C++ check: lists, tuples, dicts,
+    # namedtuples, attrs; not strings, sets or tensors; measured on TF 1.15 and 2.21).
+    "tensorflow.contrib.framework.nest.is_sequence": Replacement("tensorflow.nest.is_nested"),
     # contrib.framework's checkpoint utilities: TF 1.15's code is line for line tf.train's (checkpoint_utils),
     # only the parameter names differ.
     "tensorflow.contrib.framework.list_variables": Replacement(

@@ -26,6 +26,7 @@ HINTS = {
     "tensorflow.contrib.framework.load_checkpoint": "tf.train.load_checkpoint(checkpoint)",
     "tensorflow.contrib.framework.load_variable": "tf.train.load_variable(checkpoint, name)",
     "tensorflow.contrib.eager.in_eager_mode": "tf.executing_eagerly()",
+    "tensorflow.python.util.nest.is_sequence": "tf.nest.is_nested (the same check, renamed in TF 2)",
     "tensorflow.contrib.eager.num_gpus": "len(tf.config.list_physical_devices('GPU'))",
     "tensorflow.contrib.keras": "tf.keras (same names; Keras 3 behind it)",
     "tensorflow.contrib.saved_model.save_keras_model": (

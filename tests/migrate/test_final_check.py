@@ -90,6 +90,14 @@ def test_private_internals_that_moved_are_found_with_their_public_name():
     assert (finding.location.line, finding.code, finding.hint) == (2, "MIG305", "tf.compat.v1.while_loop")
 
 
+def test_nest_is_sequence_from_the_internal_module_names_is_nested():
+    source = ("from tensorflow.python.util import nest\n"
+              "y = nest.is_sequence([1])\n")
+    _, [finding] = migrate_text(source, "module.py")
+    assert (finding.location.line, finding.code) == (2, "MIG305")
+    assert finding.hint.startswith("tf.nest.is_nested")
+
+
 def test_names_that_exist_and_names_that_only_look_like_tensorflow_are_not_reported():
     source = ("import tensorflow as tf\n"
               "from tensorflow.python.ops import array_ops\n"
