@@ -94,6 +94,7 @@ class _EstimatorBase:
         self._loops = {}
         self._warm_start_settings = None
         self._init_from_checkpoint = {}  # mode -> Assignments recorded in the build pass
+        self._restore_names = {}  # mode -> {variable name: checkpoint name} of its scaffold Saver
 
     # ---- public properties ---------------------------------------------------------------
     model_dir = property(lambda self: self._model_dir)
@@ -197,7 +198,7 @@ class _EstimatorBase:
         if self._config.tf_random_seed is not None and not self._built_modes:
             tf.random.set_seed(self._config.tf_random_seed)
         with warm_start.recording() as init_from_checkpoint:
-            build.build_variables(
+            self._restore_names[mode] = build.build_variables(
                 cache=self._cache,
                 model_function=self._model_function(mode, data.per_replica_batch_size),
                 element_spec=data.element_spec, has_labels=data.has_labels,
@@ -226,10 +227,12 @@ class _EstimatorBase:
             self._cache.reset_to_initial_values()
         self._warm_start(mode)
 
-    def _restore(self, prefix):
+    def _restore(self, prefix, mode=None):
+        """Restores by TF1 names; evaluate()/predict() through their scaffold Saver's map."""
         if prefix is None:
             return
-        checkpoints.restore(self._model_variables(), prefix, self._deployment.strategy)
+        checkpoints.restore(self._model_variables(), prefix, self._deployment.strategy,
+                            stored_names=self._restore_names.get(mode))
 
     def _restore_or_initialize(self, mode, checkpoint_path):
         """evaluate()/predict(): checkpoint_path or the latest checkpoint, else fresh weights."""
@@ -240,7 +243,7 @@ class _EstimatorBase:
             log("Could not find trained model in model_dir: %s, running initialization to %s.",
                 self._model_dir, "predict" if mode == ModeKeys.PREDICT else "evaluate")
             self._initialize_without_checkpoint(mode)
-        self._restore(prefix)
+        self._restore(prefix, mode)
 
     def _global_step(self):
         return int(self._cache["global_step"].numpy())

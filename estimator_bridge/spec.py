@@ -63,25 +63,59 @@ _SESSION_SCAFFOLD_FIELDS = ("init_op", "init_feed_dict", "init_fn", "ready_op",
                             "summary_op", "saver", "copy_from_scaffold")
 
 
-def check_scaffold(scaffold, where) -> None:
-    """An empty `tf.compat.v1.train.Scaffold()` is accepted; any field set raises.
+def check_scaffold(scaffold, where, mode=None):
+    """An empty `tf.compat.v1.train.Scaffold()` is accepted; so is `Scaffold(saver=Saver(...))`
+    when evaluating or predicting; any other field set raises.
+
+    TF1's evaluate()/predict() restored the checkpoint with the scaffold's Saver: a Saver built
+    on `{checkpoint name: variable}` (tensorflow/tpu's EfficientNet/MnasNet/ResNet, google-research
+    UDA: `Saver(ema.variables_to_restore())`) loads the exponential moving averages into the
+    model's variables. The bridge reproduces that restore from the returned map.
+
+    Returns:
+      `{checkpoint name: variable}` of such a Saver (a Saver over a list or all variables
+      restores them by their own names: None), else None.
 
     Raises:
       NotImplementedError: naming the fields; they configured the TF1 Session (initialisation,
         readiness, saving), which the bridge does not have.
     """
     if scaffold is None:
-        return
+        return None
     given = [name for name in _SESSION_SCAFFOLD_FIELDS
              if getattr(scaffold, "_" + name, None) is not None]
+    restoring = mode in (ModeKeys.EVAL, ModeKeys.PREDICT)
+    if given == ["saver"] and restoring:
+        return _saver_restore_map(scaffold._saver, where)  # pylint: disable=protected-access
     if given:
         fields = ", ".join(f"{name}=..." for name in given)
+        saver_note = (" A Saver is honoured when evaluating and predicting (it only restores "
+                      "there); in training the bridge saves and restores every variable under "
+                      "its own name." if "saver" in given else "")
         raise NotImplementedError(
-            f"{where}: Scaffold({fields}) is not supported by estimator_bridge: these fields "
-            "configure the TF1 Session (its init ops, init_fn(scaffold, session), Saver), and the "
-            "bridge runs the model without a Session. To run: load pretrained weights with "
+            f"{where}: Scaffold({fields}) is not supported by estimator_bridge in mode "
+            f"{mode!r}: these fields configure the TF1 Session (its init ops, "
+            "init_fn(scaffold, session), Saver), and the bridge runs the model without a "
+            f"Session.{saver_note} To run: load pretrained weights with "
             "tf.compat.v1.train.init_from_checkpoint inside model_fn or scaffold_fn (or "
             "warm_start_from=...) and return tf.compat.v1.train.Scaffold() or no scaffold.")
+    return None
+
+
+def _saver_restore_map(saver, where):
+    if not isinstance(saver, tf.compat.v1.train.Saver):
+        raise TypeError(f"{where}: Scaffold(saver=...) must be a tf.compat.v1.train.Saver, given "
+                        f"{type(saver).__name__}.")
+    var_list = saver._var_list  # pylint: disable=protected-access  (what the Saver was given)
+    if not isinstance(var_list, dict):
+        return None
+    for key, value in var_list.items():
+        if not isinstance(value, tf.Variable):
+            raise NotImplementedError(
+                f"{where}: Saver({{{key!r}: {type(value).__name__}}}): the bridge restores a "
+                "Saver's map of checkpoint names to variables; partitioned variables and "
+                "saveable objects in it are not supported. Map each name to one variable.")
+    return dict(var_list)
 
 
 def _check_hooks(hooks, field):

@@ -139,6 +139,8 @@ class ModelOutputs:
       predictions: predictions (PREDICT).
       hooks: the spec's hooks for this mode.
       spec: the spec model_fn returned.
+      restore_map: `{checkpoint name: variable}` of the scaffold's Saver (evaluation and
+        prediction restore through it, as TF1's did), or None.
     """
 
     loss: object
@@ -149,6 +151,7 @@ class ModelOutputs:
     predictions: object
     hooks: tuple
     spec: object
+    restore_map: dict | None = None
 
 
 class ModelFunction:
@@ -190,15 +193,18 @@ class ModelFunction:
 def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext, *,
                is_chief=True) -> ModelOutputs:
     if isinstance(spec, TPUEstimatorSpec):
+        restore_map = None
         if spec.scaffold_fn is not None:
             with around_user_code():  # BERT: init_from_checkpoint in scaffold_fn
-                check_scaffold(spec.scaffold_fn(), "the Scaffold returned by scaffold_fn")
+                restore_map = check_scaffold(spec.scaffold_fn(),
+                                             "the Scaffold returned by scaffold_fn", mode)
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]
         return ModelOutputs(spec.loss, spec.train_op, spec.eval_metrics, None, spec.host_call,
-                            spec.predictions, tuple(hooks), spec)
+                            spec.predictions, tuple(hooks), spec, restore_map)
     if isinstance(spec, EstimatorSpec) or _looks_like_estimator_spec(spec):
-        check_scaffold(getattr(spec, "scaffold", None), "EstimatorSpec(scaffold=...)")
+        restore_map = check_scaffold(getattr(spec, "scaffold", None),
+                                     "EstimatorSpec(scaffold=...)", mode)
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]
         hooks = tuple(hooks or ())
@@ -206,7 +212,7 @@ def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext, *,
             # TF1's MonitoredTrainingSession ran chief_only_hooks after the others.
             hooks += tuple(getattr(spec, "training_chief_hooks", None) or ())
         return ModelOutputs(spec.loss, spec.train_op, None, spec.eval_metric_ops, None,
-                            spec.predictions, hooks, spec)
+                            spec.predictions, hooks, spec, restore_map)
     raise TypeError(
         f"model_fn ({getattr(model_fn, '__name__', model_fn)}) returned {type(spec).__name__} "
         f"{spec!r:.200}; it must return estimator_bridge.TPUEstimatorSpec or EstimatorSpec.")

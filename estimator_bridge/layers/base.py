@@ -8,6 +8,7 @@ normalisation and its error wording, and the state a layer object keeps across c
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 import functools
@@ -43,6 +44,23 @@ def snake_case(class_name: str) -> str:
     return snake if snake[0] != "_" else "private" + snake
 
 
+def count_keras_name(base_name: str) -> None:
+    """Takes one number of Keras' layer-name counter for `base_name`, as TF 1.15 did.
+
+    TF 1.15's `tf.layers` layers were Keras layers: one made without a name (`tf.layers.Dense(3)`,
+    `tf.layers.dense(x, 3)`) drew its object name from the graph's Keras counter, so a
+    `tf.keras.layers.Dense` made after two of them was `dense_2`, and its weights
+    `dense_2/kernel` (measured: tests/estimator_bridge/real_patterns/keras_model_subclass.py).
+    """
+    try:
+        from keras.src.backend.common import global_state  # Keras 3's counters
+    except ImportError:  # pragma: no cover - Keras 3 is a dependency
+        return
+    counters = global_state.get_global_attribute(
+        "object_name_uids", default=collections.defaultdict(int), set_to_default=True)
+    counters[base_name] += 1
+
+
 # Set while a layer object's __call__ runs the functional code for it.
 calling_object = contextvars.ContextVar("estimator_bridge_layer_object", default=None)
 
@@ -71,6 +89,8 @@ def layer_scope(name, default_name, reuse=None, owns_variables=True):
             opener = tf1.variable_scope(default_name)
         else:
             opener = tf1.variable_scope(None, default_name=name or default_name)
+        if owner is None and not name:
+            count_keras_name(default_name)  # a functional call made a nameless TF1 layer
         with opener as captured_scope:
             pass
         if owner is not None:

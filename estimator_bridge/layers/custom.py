@@ -21,7 +21,8 @@ from __future__ import annotations
 import tensorflow as tf
 
 from estimator_bridge import layer_arguments as _arguments
-from estimator_bridge.layers.base import LayerObjectState, add_activity_regularization, snake_case
+from estimator_bridge.layers.base import (LayerObjectState, add_activity_regularization,
+                                          count_keras_name, snake_case)
 
 tf1 = tf.compat.v1
 
@@ -66,6 +67,10 @@ class Layer:
     """`tf.layers.Layer` (TF 1.15): subclass it, override `build` and `call`, create weights
     with `add_weight` (alias `add_variable`); call the object to run it."""
 
+    # Mixed into a Keras class, the Keras class runs, but TF 1.15 named the weights by variable
+    # scope (runtime/keras_names.py reads this marker).
+    _estimator_bridge_tf1_scoped_layer = True
+
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         if isinstance(self, tf.keras.layers.Layer):
             return  # a mixin beside a Keras class (EfficientNet's DepthwiseConv2D): Keras owns it
@@ -82,6 +87,8 @@ class Layer:
         regularizer = kwargs.get("activity_regularizer")
         self._activity_regularizer = (_arguments.resolve({"activity_regularizer": regularizer})
                                       ["activity_regularizer"] if regularizer is not None else None)
+        if not name:
+            count_keras_name(snake_case(type(self).__name__))
         base_name = name or snake_case(type(self).__name__)
         self._state = LayerObjectState(base_name)
         self.name = base_name

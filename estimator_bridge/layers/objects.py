@@ -5,7 +5,8 @@ from __future__ import annotations
 import inspect
 
 from estimator_bridge import layer_arguments as _arguments
-from estimator_bridge.layers.base import LayerObjectState, calling_object, snake_case
+from estimator_bridge.layers.base import (LayerObjectState, calling_object, count_keras_name,
+                                          snake_case)
 from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
                                                  separable_conv2d)
 from estimator_bridge.layers.core import dense, dropout, flatten
@@ -69,6 +70,8 @@ class _LayerObject:
             raise TypeError(f"{type(self).__name__} missing required arguments: {missing}")
         # TF 1.15 resolved names ("relu", "he_normal", "l2", "max_norm") in the constructor.
         self._config = _arguments.resolve(self._config)
+        if not name:
+            count_keras_name(type(self)._base_name())
         self._state = LayerObjectState(name or type(self)._base_name())
         self.name = name or type(self)._base_name()
         if "_moments" in self._honoured_overrides and type(self)._moments is not _BatchNormObject._moments:

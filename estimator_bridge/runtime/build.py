@@ -23,7 +23,7 @@ def _placeholder(spec: tf.TensorSpec):
 
 
 def build_variables(*, cache, model_function, element_spec, has_labels,
-                    tf_random_seed=None) -> None:
+                    tf_random_seed=None) -> dict | None:
     """Runs model_fn (in its bound mode) on placeholders and creates the variables it asks for.
 
     Args:
@@ -33,6 +33,10 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
         (inputs.per_replica_spec).
       tf_random_seed: RunConfig.tf_random_seed, the graph-level seed of the build graph (TF1
         set it on the graph model_fn built).
+
+    Returns:
+      `{variable name: checkpoint name}` of the mode's scaffold Saver (calling.ModelOutputs.
+      restore_map, by the cache's names), or None: how this mode restores a checkpoint.
     """
     features_spec, labels_spec = element_spec
     with tf.Graph().as_default() as graph:
@@ -43,7 +47,10 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
                   if has_labels else None)
         with cache.recording() as recorded:
             tf.compat.v1.train.get_or_create_global_step()
-            model_function(features, labels)
+            outputs = model_function(features, labels)
         # TF1 computed initial values in this graph (its init op): initial_values.py says why.
         values = initial_values.evaluate_in_graph(graph, cache.missing(recorded))
     cache.create_recorded(recorded, values)
+    if not getattr(outputs, "restore_map", None):
+        return None
+    return {cache.name_of(variable): stored for stored, variable in outputs.restore_map.items()}

@@ -81,17 +81,24 @@ def _part(value, variable):
     return value[index]
 
 
-def restore(variables: dict, prefix: str, strategy) -> None:
-    """Assigns each variable the checkpoint tensor of the same TF1 name.
+def restore(variables: dict, prefix: str, strategy, stored_names: dict | None = None) -> None:
+    """Assigns each variable the checkpoint tensor of the same TF1 name, or of the name
+    `stored_names` gives it (a scaffold Saver's map: `dense/kernel` from
+    `dense/kernel/ExponentialMovingAverage`).
 
     Raises:
       ValueError: a variable of the model is missing from the checkpoint (the message names it,
         lists what the checkpoint holds nearby, and says how variable names arise).
     """
+    stored_names = stored_names or {}
+
+    def key_of(name, variable):
+        return stored_names.get(name) or stored_name(name, variable)
+
     reader = open_checkpoint(prefix)
     stored = reader.get_variable_to_shape_map()
-    missing = [stored_name(name, variable) for name, variable in variables.items()
-               if stored_name(name, variable) not in stored]
+    missing = [key_of(name, variable) for name, variable in variables.items()
+               if key_of(name, variable) not in stored]
     if missing:
         raise ValueError(
             f"checkpoint {prefix} has no tensor for the model variable(s) {missing}; it holds "
@@ -100,7 +107,7 @@ def restore(variables: dict, prefix: str, strategy) -> None:
             "start from an empty model_dir.")
     with strategy.scope():
         for name, variable in variables.items():
-            key = stored_name(name, variable)
+            key = key_of(name, variable)
             value = read_tensor(reader, key, prefix)
             if _slice_info(variable) is not None and \
                     tuple(value.shape) == tuple(_slice_info(variable).full_shape):

@@ -26,7 +26,7 @@ import tensorflow as tf
 from tensorflow.python.framework import ops
 from tensorflow.python.ops import resource_variable_ops
 
-from estimator_bridge.runtime import keras_names
+from estimator_bridge.runtime import keras_names, tf1_hashing
 from estimator_bridge.runtime.variable_op import answer_op_name
 
 GraphKeys = tf.compat.v1.GraphKeys
@@ -154,12 +154,27 @@ class VariableCache:
         # Keras layer's `kernel` is made under a graph-uniquified name scope); optimizer slots
         # requested after it ("<graph name>/Adam") are then keyed after the TF1 name.
         self._recorded_names: dict[str, str] = {}
+        self._unsaved: set[str] = set()  # keys of variables kept out of checkpoints
 
     # ---- what the cache holds -------------------------------------------------------------
     @property
     def variables(self) -> dict:
-        """TF1 name -> variable, in creation order."""
-        return dict(self._variables)
+        """TF1 name -> variable, in creation order: what checkpoints hold (Keras 3's random-number
+        state, which TF1 never had, is left out: keras_names.is_rng_state_request)."""
+        return {name: variable for name, variable in self._variables.items()
+                if name not in self._unsaved}
+
+    def name_of(self, variable) -> str:
+        """The cache's name of a variable model_fn received (in the build pass or a trace).
+
+        Raises:
+          ValueError: the variable is not one the cache made (created outside model_fn).
+        """
+        for name, known in list(self._recorded_variables.items()) + list(self._variables.items()):
+            if known is variable:
+                return name
+        raise ValueError(f"{variable!r} was not created by model_fn through the bridge's "
+                         "variable cache; create every variable the model uses inside model_fn.")
 
     def __contains__(self, name):
         return name in self._variables
@@ -176,7 +191,8 @@ class VariableCache:
     @contextlib.contextmanager
     def scope(self):
         """Routes variable creation in this thread/graph through the cache."""
-        with tf.variable_creator_scope(self._creator):
+        with tf.variable_creator_scope(self._creator), keras_names.tracing(), \
+                tf1_hashing.hashable_by_identity():
             yield
 
     def begin_trace(self) -> None:
@@ -264,7 +280,10 @@ class VariableCache:
             count_key = (threading.get_ident(), name)
             count = self._request_counts.get(count_key, 0)
             self._request_counts[count_key] = count + 1
-        return name if count == 0 else f"{name}_{count}"
+        key = name if count == 0 else f"{name}_{count}"
+        if keras_names.is_rng_state_request():
+            self._unsaved.add(key)
+        return key
 
     def _is_local_request(self, kwargs) -> bool:
         collections = kwargs.get("collections") or ()

@@ -1,0 +1,59 @@
+"""Graph tensors and variables hashable by identity while a TF1 model_fn is traced.
+
+TF 1.x hashed a Tensor or Variable by identity, so TF1 model code keeps them in sets and dicts:
+tensorflow/tpu's EfficientNet/MnasNet `get_ema_vars()` returns `list(set(ema_vars))`, and TF's
+own `ExponentialMovingAverage.variables_to_restore()` runs `set(global_variables())`. TF 2.x
+raises `TypeError: Variable is unhashable` there (inside `tf.function` too). The compat runner
+switches TF1 Tensor equality on for the whole process; a migrated program has no such switch,
+and turning equality off process-wide would change `==` for TF2 code. So while the bridge runs a
+model_fn (the variable cache's `scope()`), `__hash__` of graph tensors and variables answers
+`id(self)`, as it always did when it did not raise: code that worked keeps its behaviour, code
+that raised gets TF1's. `==` is untouched.
+
+A depth counter, not a thread-local: MirroredStrategy runs each replica's model_fn in its own
+thread, inside the scope the main thread entered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+from tensorflow.python.framework import tensor as _tensor
+from tensorflow.python.ops import variables as _variables
+
+_lock = threading.Lock()
+_depth = 0
+
+
+@contextlib.contextmanager
+def hashable_by_identity():
+    """Within: graph tensors and variables hash by identity (TF1), in every thread."""
+    global _depth
+    with _lock:
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _depth -= 1
+
+
+def _by_identity_when_tracing(original):
+    def __hash__(self):
+        if _depth:
+            return id(self)
+        return original(self)
+
+    __hash__.__doc__ = original.__doc__
+    __hash__._estimator_bridge_original = original
+    return __hash__
+
+
+def _install() -> None:
+    for cls in (_tensor.Tensor, _variables.Variable):
+        if not hasattr(cls.__hash__, "_estimator_bridge_original"):
+            cls.__hash__ = _by_identity_when_tracing(cls.__hash__)
+
+
+_install()
