@@ -392,24 +392,129 @@ class _Analysis:
         return names
 
 
-class ModuleNames:
-    """Import names of the references of one libcst module (the module must not change meanwhile)."""
+class ModuleAlias:
+    """`name = <dotted reference>` whose uses `name.attr...` stand for `<reference>.attr...`
+    (`summary = tf.contrib.summary`; `summary.scalar(...)` is `tf.contrib.summary.scalar(...)`)."""
+    __slots__ = ("name", "store", "value", "targets", "uses", "complete")
 
-    def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None) -> None:
+    def __init__(self, name: str, store: tuple[int, int], value: ast.expr, targets: set[str]) -> None:
+        self.name = name
+        self.store = store          # position of the assigned Name
+        self.value = value          # the ast reference assigned
+        self.targets = targets      # its qualified names (through imports)
+        self.uses: list[tuple[int, int]] = []   # positions of the alias Name in `name.attr...` uses
+        self.complete = True        # every access of the binding is such a use (no bare `name`)
+
+
+class ModuleNames:
+    """Import names of the references of one libcst module (the module must not change meanwhile).
+
+    `follow(qualified_name)`: plain assignments of a reference with such names to a name bound
+    nowhere else in its scope (a function or the module, not a class) are followed, so that
+    `name.attr` has the names `<qualified>.attr` (module aliases the name tables cannot see)."""
+
+    def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None, follow=None) -> None:
         self.module = module
         self.tree = tree if tree is not None else ast.parse(text)
         self.text = text
         tracked = set()
+        assignments = []
         for node in ast.walk(self.tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     if alias.name != "*":
                         tracked.add(alias.asname or alias.name.split(".")[0])
+            elif type(node) is ast.Assign and type(node.value) in (ast.Attribute, ast.Name) \
+                    and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                assignments.append(node)
         self.tracked = tracked
         self.analysis = _Analysis(self.tree, tracked, text)
-        self.positions = starts(module, wanted=lambda node: (type(node) is cst.Name and node.value in tracked)
-                                or type(node) in (cst.Import, cst.ImportFrom))
+        self.aliases: dict[tuple[int, int], ModuleAlias] = {}       # store position -> alias
+        self._alias_uses: dict[tuple[int, int], ModuleAlias] = {}   # use position -> alias
+        if follow is not None and assignments:
+            self._find_aliases(assignments, follow)
+        aliased = {alias.name for alias in self.aliases.values()}
+        self.alias_names = frozenset(aliased)
+        self.positions = starts(module, wanted=lambda node: (type(node) is cst.Name and (
+            node.value in tracked or node.value in aliased)) or type(node) in (cst.Import, cst.ImportFrom))
         self._by_position = {position: key for key, position in self.positions.items()}
+
+    def _find_aliases(self, assignments: list[ast.Assign], follow) -> None:
+        analysis = self.analysis
+        candidates = []
+        for node in assignments:
+            target, value = node.targets[0], node.value
+            dotted = _dotted(value)
+            if dotted is None or target.id in self.tracked or dotted.split(".")[0] not in self.tracked:
+                continue
+            reference = analysis.references.get(analysis.position(_head(value)))
+            if reference is None or reference.store:
+                continue
+            if reference.access_k == dotted.count("."):
+                names = analysis.access_path(reference)
+            else:
+                names = analysis.full_name_path(reference.scope, dotted)
+            if names and all(follow(name) for name in names):
+                candidates.append((target, value, names))
+        if not candidates:
+            return
+        names_of = {target.id for target, _, _ in candidates}
+        local = _Analysis(self.tree, names_of, self.text)
+        found: dict[int, ModuleAlias] = {}   # id(binding) -> alias
+        bindings = {}
+        for target, value, names in candidates:
+            reference = local.references.get(local.position(target))
+            if reference is None or not reference.store:
+                continue
+            scope = local.target_scope(reference.scope, target.id)
+            own = scope.assignments.get(target.id, [])
+            if scope.kind == "class" or len(own) != 1 or own[0].store is not target:
+                continue  # bound twice (or in a class body, read through `self.`): not an alias
+            alias = ModuleAlias(target.id, local.position(target), value, names)
+            found[id(own[0])] = alias
+            bindings[id(own[0])] = own[0]
+        if not found:
+            return
+        for reference in local.references.values():
+            if reference.store:
+                continue
+            name = reference.node.id
+            resolved = local.resolve(reference.scope, name, reference.scope)
+            for binding in resolved:
+                alias = found.get(id(binding))
+                if alias is None:
+                    continue
+                where = (reference.node.lineno, reference.node.col_offset)
+                top = reference.top
+                if not (binding.scope is not reference.scope or binding.order <= where
+                        or reference.scope.kind == "comprehension") \
+                        or top is None or _head(top) is not reference.node or len(resolved) != 1:
+                    alias.complete = False   # a bare `name`, a `del`, or a use it may not reach
+                else:
+                    alias.uses.append(local.position(reference.node))
+        for name, scope in local.string_accesses:
+            for binding in local.resolve(scope, name, scope):
+                if id(binding) in found:
+                    found[id(binding)].complete = False
+        for alias in found.values():
+            self.aliases[alias.store] = alias
+            for use in alias.uses:
+                self._alias_uses[use] = alias
+
+    def alias_at(self, name: cst.Name) -> ModuleAlias | None:
+        """The followed alias that `name` (an assigned Name) binds, if any."""
+        return self.aliases.get(self.positions.get(id(name))) if name.value in self.alias_names else None
+
+    def alias_use_heads(self, alias: ModuleAlias) -> list[int | None]:
+        """ids of the libcst Names of the alias in its `name.attr...` uses (None: not placed)."""
+        return [self._by_position.get(use) for use in alias.uses]
+
+    def _alias_names(self, head: cst.Name, full_name: str) -> set[str]:
+        alias = self._alias_uses.get(self.positions.get(id(head)))
+        if alias is None:
+            return set()
+        rest = full_name[len(head.value):]
+        return {target + rest for target in alias.targets}
 
     def _reference(self, name: cst.Name) -> Reference | None:
         position = self.positions.get(id(name))
@@ -418,7 +523,7 @@ class ModuleNames:
     def import_names(self, node: cst.CSTNode) -> set[str]:
         if type(node) is cst.Name:
             if node.value not in self.tracked:
-                return set()
+                return set()  # (a bare alias name is not followed: only `name.attr` uses are)
             reference = self._reference(node)
             if reference is None:
                 param = self.analysis.params.get(self.positions.get(id(node)))
@@ -440,7 +545,11 @@ class ModuleNames:
                     pure, head = False, head.value
                 else:
                     break
-            if type(head) is not cst.Name or head.value not in self.tracked:
+            if type(head) is not cst.Name:
+                return set()
+            if head.value not in self.tracked:
+                if head.value in self.alias_names:
+                    return self._alias_names(head, ".".join([head.value, *reversed(parts)]))
                 return set()
             reference = self._reference(head)
             if reference is None or reference.store:

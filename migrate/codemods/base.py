@@ -153,6 +153,8 @@ class TableRewrite(cst.CSTTransformer):
         self._scopes = None
         self._module: cst.Module | None = None
         self._source_text = ""                # the module's source (names it already uses)
+        self._alias_assigns: dict[int, tuple] = {}  # id(original Assign) -> (alias, Assign in the output)
+        self.removed_alias_values: set[int] = set()  # ids of the values of alias assignments removed
 
     # ---- names ---------------------------------------------------------------------------
     def import_names(self, node: cst.CSTNode) -> set[str]:
@@ -235,13 +237,15 @@ class TableRewrite(cst.CSTTransformer):
         self._bindings = module_bindings(node)
         self._source_text = self.source(node)
         try:
-            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"))
+            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_dead)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self.names = None  # libcst parses what CPython does not: libcst's own scope analysis
         self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()
         bindings = _ImportBindings()
         node.visit(bindings)
         self._watched = bindings.names
+        if self.names is not None:
+            self._watched |= self.names.alias_names  # `summary = tf.contrib.summary`: `summary.x` too
 
     def watched(self, node: cst.BaseExpression) -> bool:
         """Can this reference be TensorFlow's at all (its head name is bound by a watched import)?"""
@@ -298,7 +302,40 @@ class TableRewrite(cst.CSTTransformer):
                 names.add(bound)
         return names
 
+    # ---- module aliases (`summary = tf.contrib.summary`, names.ModuleAlias) ------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self.names is None or len(node.targets) != 1 or type(node.targets[0].target) is not cst.Name:
+            return
+        alias = self.names.alias_at(node.targets[0].target)
+        if alias is not None:
+            self._keep.append(node)
+            self._alias_assigns[id(node)] = (alias, node, None)
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        found = self._alias_assigns.get(id(original_node))
+        if found is not None:
+            self._alias_assigns[id(original_node)] = (found[0], found[1], updated_node)
+        return updated_node
+
+    def _removable_alias_assigns(self) -> list[tuple[cst.Assign, cst.Assign]]:
+        """(original, output) of the alias assignments of a dead module whose every use was
+        rewritten away and whose value itself was not: nothing reads them any more."""
+        removable = []
+        for alias, original, output in self._alias_assigns.values():
+            if output is None or not alias.complete or not alias.uses or id(original.value) in self._consumed:
+                continue
+            heads = self.names.alias_use_heads(alias)
+            if all(head is not None and self._consumed_depth.get(head, -1) >= 1 for head in heads):
+                removable.append((original, output))
+        return removable
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        removable = self._removable_alias_assigns()
+        if removable:
+            for original, _ in removable:
+                self.consume(original.value)  # the imports it read may now be unused
+                self.removed_alias_values.add(id(original.value))
+            updated_node = updated_node.visit(_DropStatements({id(output) for _, output in removable}))
         updated_node = drop_aliases(updated_node, self.removable_aliases(), _is_dead, tuple(self._renamed_from_modules))
         return add_imports(updated_node, self._needed)
 
@@ -395,6 +432,52 @@ class TableRewrite(cst.CSTTransformer):
             lines[0] = lines[0].with_changes(
                 leading_lines=updated_node.leading_lines, trailing_whitespace=updated_node.trailing_whitespace)
         return cst.FlattenSentinel(lines)
+
+
+class _DropStatements(cst.CSTTransformer):
+    """Remove the small statements with the given ids; a line left empty goes, its leading blank
+    lines and comments passing to the next statement (a block left empty gets `pass`)."""
+
+    def __init__(self, ids: set[int]) -> None:
+        super().__init__()
+        self.ids = ids
+        self.emptied: set[int] = set()   # lines left without a statement (their block drops them)
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        # (libcst makes new nodes as it goes: the ids are those of the tree visited, `original_node`'s)
+        body = [small for small, before in zip(updated_node.body, original_node.body) if id(before) not in self.ids]
+        if len(body) == len(updated_node.body):
+            return updated_node
+        if not body:
+            emptied = updated_node.with_changes(body=[cst.Pass()])
+            self.emptied.add(id(emptied))
+            return emptied
+        body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+        return updated_node.with_changes(body=body)
+
+    def _statements(self, body) -> tuple[list, list]:
+        kept, carried = [], []
+        for statement in body:
+            if id(statement) in self.emptied:
+                carried.extend(statement.leading_lines)
+                continue
+            if carried:
+                statement = statement.with_changes(leading_lines=[*carried, *statement.leading_lines])
+                carried = []
+            kept.append(statement)
+        return kept, carried
+
+    def leave_IndentedBlock(self, original_node, updated_node):
+        kept, carried = self._statements(updated_node.body)
+        if len(kept) == len(updated_node.body):
+            return updated_node
+        return updated_node.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()], leading_lines=carried)])
+
+    def leave_Module(self, original_node, updated_node):
+        kept, carried = self._statements(updated_node.body)
+        if len(kept) == len(updated_node.body):
+            return updated_node
+        return updated_node.with_changes(body=kept, footer=[*carried, *updated_node.footer])
 
 
 def _is_dead(module: str) -> bool:

@@ -85,6 +85,14 @@ class FusedRewrite(TableRewrite):
                 for finding in findings(self, node):
                     self.collector.report(*finding)
 
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        updated_node = TableRewrite.leave_Module(self, original_node, updated_node)
+        if self.collector is not None and self.removed_alias_values:
+            # an alias assignment removed with its every use rewritten: its value is not reported
+            self.collector.pending = [entry for entry in self.collector.pending
+                                      if id(entry[0]) not in self.removed_alias_values]
+        return updated_node
+
     # ---- leaves: the first structural handler that rewrites wins, else the table rewrite -----
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         for handler in self._leave_call:
