@@ -298,7 +298,15 @@ class VariableCache:
             if self._is_local_request(kwargs):
                 return next_creator(**kwargs)
             key = self._key(kwargs)
-            variable = next_creator(**kwargs)
+            requested = str(kwargs.get("name") or "").split(":")[0].rstrip("/")
+            if requested and "/" not in requested and key != requested:
+                # A Keras weight, requested as `kernel` inside Keras' name scope: the build
+                # graph's variable carries its TF1 name, so model_fn code reading `v.op.name`
+                # in this pass (EMA's variables_to_restore, assignment maps) sees TF1's.
+                with ops.get_default_graph().name_scope(None):
+                    variable = next_creator(**dict(kwargs, name=key))
+            else:
+                variable = next_creator(**kwargs)
             graph_name = getattr(variable, "_shared_name", key)
             if graph_name != key:
                 self._recorded_names[graph_name] = key
