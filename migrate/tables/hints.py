@@ -22,6 +22,12 @@ HINTS = {
     "tensorflow.nn.rnn_cell": _RNN,
     "tensorflow.contrib.rnn": _RNN,
     "tensorflow.contrib.cudnn_rnn": _RNN,
+    **{f"tensorflow.contrib.framework.get_{name}": (
+        f"tf.compat.v1.{target}(scope) for a scope that is a string or None (rewritten when it is a "
+        f"literal; a VariableScope: pass scope.name); suffix=s: tf.compat.v1.{target}((scope or '') + "
+        f"'.*' + s + ':') (no ':' added when s holds one)")
+       for name, target in (("variables", "global_variables"), ("trainable_variables", "trainable_variables"),
+                            ("local_variables", "local_variables"), ("model_variables", "model_variables"))},
     "tensorflow.contrib.framework.list_variables": "tf.train.list_variables(checkpoint)",
     "tensorflow.contrib.framework.load_checkpoint": "tf.train.load_checkpoint(checkpoint)",
     "tensorflow.contrib.framework.load_variable": "tf.train.load_variable(checkpoint, name)",
