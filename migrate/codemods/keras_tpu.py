@@ -15,12 +15,18 @@ clone with the same optimizer, loss and metrics. The same in TF2, where it has t
 Handled: `X = keras_to_tpu_model(M, strategy=S)` and `return keras_to_tpu_model(...)` with M a
 name, S an inline TPUDistributionStrategy(R) or a name; `S = TPUDistributionStrategy(R)` on its
 own line. Other shapes stay and are reported (MIG203). `.experimental_run_v2(` becomes `.run(`.
+
+KerasTPUModel's own method `X.sync_to_cpu()` (the CPU model given to keras_to_tpu_model, with the
+TPU weights; a Keras 3 model has no such method) becomes
+`estimator_bridge.compat.keras_tpu.sync_to_cpu(X, M)` when X is a model converted above in the
+same scope (notebook cells are one module); on any other receiver it is reported (MIG203) with
+the replacement, since which CPU model X came from cannot be seen.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import libcst as cst
 
@@ -34,7 +40,19 @@ TPU_DISTRIBUTION = "tensorflow.contrib.tpu.TPUDistributionStrategy"
 # Strategy methods renamed in TF 2.2 (a method name only tf.distribute strategies had).
 RENAMED_METHODS = {"experimental_run_v2": "run"}
 
+SYNC_TO_CPU = "sync_to_cpu"
+# `x.sync_to_cpu()` (no arguments); the helper it becomes, `sync_to_cpu(x, m)`, is not work.
+_SYNC_CALL = re.compile(r"\.\s*sync_to_cpu\s*\(\s*\)")
+SYNC_HELPER = "estimator_bridge.compat.keras_tpu.sync_to_cpu"
+
 Names = Callable[[cst.CSTNode], set]
+
+
+class Conversion(NamedTuple):
+    """A keras_to_tpu_model conversion rewritten above: the strategy's name and the CPU model's."""
+
+    strategy: str
+    source: str
 
 
 def _key(node: cst.BaseExpression, names: Names) -> str | None:
@@ -154,7 +172,7 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
         lines.append(cst.parse_statement(body))
         scope = _scope_of(rewrite, original_node)
         if scope is not None and parts["target"] is not None:
-            rewrite.state[NAME][(id(scope), target)] = strategy
+            rewrite.state[NAME][(id(scope), target)] = Conversion(strategy, model)
         if parts["target"] is None:
             lines.append(cst.parse_statement(f"return {target}\n"))
     lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
@@ -191,17 +209,101 @@ def compile_in_scope(rewrite, original_node: cst.SimpleStatementLine, updated_no
         return None
     target = _compile_receiver(original_node)
     scope = _scope_of(rewrite, original_node) if target is not None else None
-    strategy = converted.get((id(scope), target)) if scope is not None else None
-    if strategy is None:
+    conversion = converted.get((id(scope), target)) if scope is not None else None
+    if conversion is None:
         return None
+    strategy = conversion.strategy
     wrapper = cst.parse_statement(f"with {strategy}.scope():\n    pass\n")
     inner = updated_node.with_changes(leading_lines=())
     return wrapper.with_changes(body=wrapper.body.with_changes(body=[inner]), leading_lines=updated_node.leading_lines)
 
 
+def _sync_receiver(call: cst.CSTNode) -> str | None:
+    """`X` of a call `X.sync_to_cpu()` (no arguments, X a name), else None."""
+    if not isinstance(call, cst.Call) or call.args:
+        return None
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == SYNC_TO_CPU and isinstance(func.value, cst.Name):
+        return func.value.value
+    return None
+
+
+class _SyncCalls(cst.CSTVisitor):
+    """`.sync_to_cpu(...)` calls in a statement line, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == SYNC_TO_CPU:
+            self.calls.append(node)
+
+
+def _converted_sync_calls(rewrite, line: cst.SimpleStatementLine) -> tuple[list[cst.Call], dict[int, Conversion]]:
+    """The line's sync_to_cpu calls, and those whose receiver is a model converted in its scope (by id)."""
+    if SYNC_TO_CPU not in rewrite.source_text:
+        return [], {}
+    finder = _SyncCalls()
+    line.visit(finder)
+    if not finder.calls:
+        return [], {}
+    converted = rewrite.state.get(NAME) or {}
+    scope = _scope_of(rewrite, line)
+    known = {}
+    for call in finder.calls:
+        receiver = _sync_receiver(call)
+        conversion = converted.get((id(scope), receiver)) if receiver is not None and scope is not None else None
+        if conversion is not None:
+            known[id(call)] = conversion
+    return finder.calls, known
+
+
+class _SyncRewrite(cst.CSTTransformer):
+    """`X.sync_to_cpu()` -> `<helper>(X, M)` for the calls of `known` (original ids, in order)."""
+
+    def __init__(self, rewrite, calls: list[cst.Call], known: dict[int, Conversion]) -> None:
+        self.helper = rewrite.spell(SYNC_HELPER)
+        self.pending = [known.get(id(call)) for call in calls]
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if not (isinstance(original_node.func, cst.Attribute) and original_node.func.attr.value == SYNC_TO_CPU):
+            return updated_node
+        conversion = self.pending.pop(0) if self.pending else None
+        if conversion is None or _sync_receiver(updated_node) is None:
+            return updated_node
+        return cst.Call(func=self.helper, args=[cst.Arg(updated_node.func.value),
+                                                cst.Arg(cst.Name(conversion.source))])
+
+
+def sync_to_cpu_findings(rewrite, line: cst.SimpleStatementLine) -> list[tuple]:
+    """MIG203 for `.sync_to_cpu()` on a receiver that is no model converted in this scope."""
+    calls, known = _converted_sync_calls(rewrite, line)
+    return [(call, "MIG203", "`.sync_to_cpu()` was a method of TF 1.x's KerasTPUModel (the model "
+             "keras_to_tpu_model returned): a Keras 3 model has none (AttributeError), and the model it "
+             "copies the TPU weights into is not known here",
+             "call `estimator_bridge.compat.keras_tpu.sync_to_cpu(tpu_model, cpu_model)` with the model "
+             "that was given to keras_to_tpu_model (or read the weights of the TPU model itself: "
+             "`tpu_model.get_weights()`)")
+            for call in calls if id(call) not in known]
+
+
+def sync_to_cpu_in_line(rewrite, original_node: cst.SimpleStatementLine,
+                        updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine | None:
+    calls, known = _converted_sync_calls(rewrite, original_node)
+    if not known:
+        return None
+    return updated_node.visit(_SyncRewrite(rewrite, calls, known))
+
+
 def leave_any_statement(rewrite, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine):
     rewritten = leave_statement(rewrite, original_node, updated_node)
-    return rewritten if rewritten is not None else compile_in_scope(rewrite, original_node, updated_node)
+    if rewritten is not None:
+        return rewritten
+    synced = sync_to_cpu_in_line(rewrite, original_node, updated_node)
+    if synced is not None:
+        updated_node = synced
+    moved = compile_in_scope(rewrite, original_node, updated_node)
+    return moved if moved is not None else synced
 
 
 def unused_name(text: str, wanted: str) -> str:
@@ -236,6 +338,8 @@ CODEMOD = Codemod(
     leave_statement=leave_any_statement,
     leave_attribute=leave_attribute,
     claimed_by_statement=claimed_by_statement,
+    statement_findings=sync_to_cpu_findings,
     structural_keys=frozenset({KERAS_TO_TPU, TPU_DISTRIBUTION}),
     source_words=tuple(RENAMED_METHODS),
+    text_trigger=lambda text: _SYNC_CALL.search(text) is not None,
 )

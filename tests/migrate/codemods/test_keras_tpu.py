@@ -1,6 +1,6 @@
 """KerasToTPUStrategy: `keras_to_tpu_model` -> a clone compiled in `TPUStrategy.scope()`; `.experimental_run_v2` -> `.run`."""
 
-from tests.migrate.codemods.support import assert_codemod
+from tests.migrate.codemods.support import assert_codemod, assert_unchanged
 
 NAME = "KerasToTPUStrategy"
 
@@ -77,3 +77,67 @@ def test_experimental_run_v2_is_renamed_on_any_strategy_object():
         """, """
         strategy.run(step, args=(x,))
         """)
+
+
+def test_sync_to_cpu_of_a_converted_model_copies_into_the_model_it_was_converted_from():
+    """tensorflow/tpu tools/colab/fashion_mnist.ipynb @ f4610ce: `cpu_model = tpu_model.sync_to_cpu()`
+    after fit; a Keras 3 model has no sync_to_cpu (AttributeError). TF 1.15 returned the model given
+    to keras_to_tpu_model with the TPU weights."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        def train(model, resolver, x, y):
+            tpu_model = tf.contrib.tpu.keras_to_tpu_model(
+                model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+            tpu_model.fit(x, y)
+            cpu_model = tpu_model.sync_to_cpu()
+            return cpu_model, tpu_model.sync_to_cpu().predict(x)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_tpu
+
+        def train(model, resolver, x, y):
+            tf.config.experimental_connect_to_cluster(resolver)
+            tf.tpu.experimental.initialize_tpu_system(resolver)
+            strategy = tf.distribute.TPUStrategy(resolver)
+            with strategy.scope():
+                tpu_model = tf.keras.models.clone_model(model)
+                tpu_model.set_weights(model.get_weights())
+                if model.compiled:
+                    tpu_model.compile_from_config(model.get_compile_config())
+            tpu_model.fit(x, y)
+            cpu_model = estimator_bridge.compat.keras_tpu.sync_to_cpu(tpu_model, model)
+            return cpu_model, estimator_bridge.compat.keras_tpu.sync_to_cpu(tpu_model, model).predict(x)
+        """)
+
+
+def test_sync_to_cpu_after_rebinding_the_name_copies_into_the_kept_original():
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=strategy)
+        model.sync_to_cpu().save("m.h5")
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_tpu
+
+        cpu_model = model
+        with strategy.scope():
+            model = tf.keras.models.clone_model(cpu_model)
+            model.set_weights(cpu_model.get_weights())
+            if cpu_model.compiled:
+                model.compile_from_config(cpu_model.get_compile_config())
+        estimator_bridge.compat.keras_tpu.sync_to_cpu(model, cpu_model).save("m.h5")
+        """)
+
+
+def test_sync_to_cpu_on_a_model_not_converted_in_this_scope_is_reported():
+    """Which CPU model the TPU model came from cannot be seen: MIG203 with the helper to call."""
+    assert_unchanged(NAME, """
+        import tensorflow as tf
+
+        def to_cpu(tpu_model):
+            return tpu_model.sync_to_cpu()
+
+        trained = models["tpu"].sync_to_cpu()
+        """, findings=["4:12 MIG203", "6:11 MIG203"])

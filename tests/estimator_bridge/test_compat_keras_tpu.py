@@ -1,0 +1,59 @@
+"""`KerasTPUModel.sync_to_cpu()` for migrated keras_to_tpu_model code (estimator_bridge/compat/keras_tpu.py).
+
+Found on tensorflow/tpu tools/colab/fashion_mnist.ipynb @ f4610ce (`cpu_model = tpu_model.sync_to_cpu()`
+after fit_generator): the migrated notebook raised AttributeError on Keras 3. TF 1.15
+(contrib/tpu/python/tpu/keras_support.py) returned the model given to keras_to_tpu_model, with the TPU
+weights, compiled by the TPU model's compile, its optimizer's variable settings copied.
+"""
+
+import numpy as np
+import tensorflow as tf
+
+from estimator_bridge.compat.keras_tpu import sync_to_cpu
+
+
+def _converted(compile_original: bool):
+    """What estimator-migrate writes for keras_to_tpu_model, on a one-device MirroredStrategy."""
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, activation="softmax")])
+    if compile_original:
+        model.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.5), loss="sparse_categorical_crossentropy")
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+    with strategy.scope():
+        tpu_model = tf.keras.models.clone_model(model)
+        tpu_model.set_weights(model.get_weights())
+        if model.compiled:
+            tpu_model.compile_from_config(model.get_compile_config())
+        else:
+            tpu_model.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.5),
+                              loss="sparse_categorical_crossentropy", metrics=["sparse_categorical_accuracy"])
+    x = np.random.RandomState(0).rand(16, 3).astype("float32")
+    y = (x[:, 0] > 0.5).astype("int32")
+    tpu_model.fit(x, y, batch_size=8, epochs=2, verbose=0)
+    return model, tpu_model, x, y
+
+
+def test_the_original_model_comes_back_with_the_trained_weights():
+    model, tpu_model, x, _ = _converted(compile_original=True)
+    before = [w.copy() for w in model.get_weights()]
+    synced = sync_to_cpu(tpu_model, model)
+    assert synced is model
+    for ours, trained, old in zip(synced.get_weights(), tpu_model.get_weights(), before):
+        np.testing.assert_array_equal(ours, trained)
+        assert not np.array_equal(ours, old)
+    np.testing.assert_array_equal(synced.predict(x, verbose=0), tpu_model.predict(x, verbose=0))
+
+
+def test_a_model_compiled_only_on_the_tpu_side_is_compiled_as_tf115_did():
+    """The 2018 colabs converted first and compiled the TPU model: TF 1.15 compiled the CPU model too."""
+    model, tpu_model, x, y = _converted(compile_original=False)
+    synced = sync_to_cpu(tpu_model, model)
+    assert synced.compiled
+    assert synced.optimizer is not tpu_model.optimizer
+    np.testing.assert_allclose(synced.evaluate(x, y, verbose=0), tpu_model.evaluate(x, y, verbose=0), rtol=1e-6)
+
+
+def test_the_learning_rate_a_callback_changed_reaches_the_cpu_optimizer():
+    model, tpu_model, _, _ = _converted(compile_original=True)
+    tpu_model.optimizer.learning_rate.assign(0.125)
+    sync_to_cpu(tpu_model, model)
+    assert float(model.optimizer.learning_rate.numpy()) == 0.125
