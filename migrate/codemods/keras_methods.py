@@ -23,8 +23,11 @@
   `estimator_bridge.compat.keras_backend.*`, which record the phase and warn at run time, with a
   MIG207 warning: Keras 3 layers read `training=` only (EfficientNet set the phase and passes
   training= too: same numbers; layers called without it run in inference mode).
-- `x.reset_states()` (gone from models and metrics): reported (MIG207) with the replacement,
-  since what `x` is cannot be seen here.
+- `x.reset_states()` (gone from Keras 3 models and metrics; RNN layers kept it) ->
+  `estimator_bridge.compat.keras_methods.reset_states(x)`, which decides at run time as Keras 2
+  did (the object's own method, else a model's stateful layers, else a metric's `reset_state()`),
+  since what `x` is cannot be seen here (tensorflow/tpu's shakespeare colab primed its stateful
+  model with `prediction_model.reset_states()`: AttributeError after a MIG207 report before).
 
 The receiver of a method is not resolved (it is the user's model object); calls on TensorFlow
 modules themselves are never touched.
@@ -46,6 +49,7 @@ from migrate.tables.keras import (CHECKPOINT_DROPPED_KEYWORDS, COMPILE_KEYWORD_R
 CHECKPOINT = "keras.callbacks.ModelCheckpoint"
 INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
 INPUT_HELPER = "estimator_bridge.compat.keras_input.Input"
+RESET_STATES_HELPER = "estimator_bridge.compat.keras_methods.reset_states"
 # Keras 2's global learning phase -> the bridge's recorder (it warns: Keras 3 layers ignore it).
 LEARNING_PHASE = {"keras.backend.set_learning_phase": "estimator_bridge.compat.keras_backend.set_learning_phase",
                   "keras.backend.learning_phase": "estimator_bridge.compat.keras_backend.learning_phase"}
@@ -55,12 +59,14 @@ METHOD_NAMES = frozenset(REMOVED_METHODS) | {"save_weights", "load_weights", "re
 _NO_SPACE = cst.SimpleWhitespace("")
 _COMPILE_KEYWORD = re.compile(r"\b(?:%s)\s*=" % "|".join(COMPILE_KEYWORD_RENAMES))
 _OPTIONS_KEYWORD = re.compile(r"\boptions\s*=")
+# `x.reset_states()` (no arguments); the helper it becomes, `reset_states(x)`, is not work.
+_RESET_STATES_CALL = re.compile(r"\.\s*reset_states\s*\(\s*\)")
 _INPUT_TENSOR = re.compile(r"\bInput\s*\((?:[^()]|\([^()]*\))*\btensor\s*=")
 
 
 def text_may_need_keras_rewrite(text: str) -> bool:
     """Can this codemod act on `text` at all? (the pre-filter's cheap over-approximation)"""
-    if any(name in text for name in (*REMOVED_METHODS, "reset_states")):
+    if any(name in text for name in REMOVED_METHODS) or _RESET_STATES_CALL.search(text):
         return True
     if _COMPILE_KEYWORD.search(text) or ("ModelCheckpoint" in text and _OPTIONS_KEYWORD.search(text)):
         return True
@@ -244,11 +250,6 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                  "phase): rewritten to estimator_bridge's recorder, which warns at run time",
                  "pass training=True/False where the model or layer is called; layers called without it "
                  "run in inference mode (Dropout off, BatchNormalization on moving statistics)")]
-    elif _is_method(rewrite, call, {"reset_states"}) and not call.args:
-        return [(call, "MIG207", "`.reset_states()` is gone from Keras 3 models and metrics",
-                 "metric: `.reset_state()`; model: call `layer.reset_state()` on its stateful "
-                 "RNN layers (`[l.reset_state() for l in model.layers if getattr(l, 'stateful', "
-                 "False)]`)")]
     return []
 
 
@@ -270,6 +271,8 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         return updated_node.with_changes(func=rewrite.spell(LEARNING_PHASE[key]))
     if _is_input_on_a_tensor(rewrite, original_node):
         return updated_node.with_changes(func=rewrite.spell(INPUT_HELPER))
+    if _is_method(rewrite, original_node, {"reset_states"}) and not original_node.args:
+        return cst.Call(func=rewrite.spell(RESET_STATES_HELPER), args=[cst.Arg(updated_node.func.value)])
     if _is_method(rewrite, original_node, REMOVED_METHODS):
         entry = REMOVED_METHODS[original_node.func.attr.value]
         converted = method_arguments(entry, list(updated_node.args))

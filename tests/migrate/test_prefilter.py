@@ -53,7 +53,10 @@ def assert_both_paths_agree(text: str, name: str = "module.py") -> bool:
 
 # Files the pipeline leaves alone that the pre-filter still sends to libcst: it has no scope
 # analysis, so a watched name shadowed locally looks like work to it (conservative, not wrong).
-CONSERVATIVE = {"shadowed_names.py", "final_names.after.py"}
+# keras2_apis.after.py: the keras text trigger sees `Input(tensor=` (a comment, the helper) and a
+# whole-model ModelCheckpoint("....h5") Keras 3 accepts; it became quiet when `reset_states()`
+# was rewritten instead of reported (MIG207).
+CONSERVATIVE = {"shadowed_names.py", "final_names.after.py", "keras2_apis.after.py"}
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(REPO)))
@@ -94,7 +97,7 @@ def test_expected_outputs_of_the_fixtures_are_cleared():
     assert len(quiet) >= 10
     # final_names' `def not_tensorflow(tf): return tf.keras.backend.set_learning_phase(1)`: a
     # parameter shadowing `tf` in front of a name the keras codemod rewrites by its key.
-    assert needs_libcst == {"shadowed_names.py", "final_names.after.py"}
+    assert needs_libcst == CONSERVATIVE
 
 
 @pytest.mark.parametrize("source, reason", [

@@ -46,3 +46,23 @@ def test_both_spellings_at_once_and_compile_of_tensorflow_modules_are_left_alone
         tf.compile(experimental_steps_per_execution=8)
         saver.save(path, options=options)
         """)
+
+
+def test_reset_states_becomes_the_helper_that_decides_at_run_time():
+    """tensorflow/tpu tools/colab/shakespeare_with_tpu_and_keras.ipynb @ f4610ce primed its stateful
+    model with `prediction_model.reset_states()`: Keras 3 models have no such method (AttributeError
+    after the MIG207 report this was before). Calls on TensorFlow modules are not touched."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        prediction_model.reset_states()
+        metrics["acc"].reset_states()
+        tf.keras.backend.reset_states()
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        estimator_bridge.compat.keras_methods.reset_states(prediction_model)
+        estimator_bridge.compat.keras_methods.reset_states(metrics["acc"])
+        tf.keras.backend.reset_states()
+        """)
