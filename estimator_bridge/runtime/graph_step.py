@@ -30,7 +30,11 @@ def call_pruned(graph_fn, structure) -> list:
 
     step = tf.compat.v1.wrap_function(
         graph_step, [tf.TensorSpec(tensor.shape, tensor.dtype) for tensor in flat_inputs])
-    return list(step(*flat_inputs))
+    # Pruned structurally, not left to the runtime: a function's unreachable stateful ops are
+    # only dropped by Grappler, and a program may switch it off (EfficientNet's RunConfig sets
+    # disable_meta_optimizer): its scaffold Saver's RestoreV2 then ran in every eval step.
+    pruned = step.prune(feeds=list(step.inputs[:len(flat_inputs)]), fetches=list(step.outputs))
+    return list(pruned(*flat_inputs))
 
 
 def call_model_fn(*, cache, model_function, features, labels):

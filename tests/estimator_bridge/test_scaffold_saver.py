@@ -79,3 +79,21 @@ def test_a_checkpoint_without_the_saver_s_names_fails_naming_them(tmp_path):
     estimator.train(tiny.input_fn, max_steps=4)
     with pytest.raises(ValueError, match="dense/kernel/NotThere"):
         estimator.evaluate(tiny.input_fn, steps=1)
+
+
+def test_the_scaffold_saver_s_own_restore_op_never_runs_even_without_grappler(tmp_path,
+                                                                             monkeypatch):
+    """The Saver scaffold_fn builds holds a RestoreV2 of the file `model` (Saver's default):
+    TF1's Session never ran it. The eval step is pruned to its fetches; with Grappler's meta
+    optimizer off (EfficientNet's RunConfig session_config does that, process-wide) the runtime
+    kept and ran it: NotFoundError 'Failed to find any matching files for model'."""
+    monkeypatch.chdir(tmp_path)  # no file called `model` here
+    before = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+    try:
+        estimator = tiny.make_estimator(str(tmp_path / "model_dir"), model_fn=_ema_model_fn)
+        estimator.train(tiny.input_fn, max_steps=4)
+        assert np.isfinite(estimator.evaluate(tiny.input_fn, steps=1)["loss"])
+    finally:
+        tf.config.optimizer.set_experimental_options(
+            {"disable_meta_optimizer": before.get("disable_meta_optimizer", False)})
