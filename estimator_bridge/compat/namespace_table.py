@@ -95,6 +95,12 @@ LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling
 
 _CHECKPOINT_UTILS = "pymodule:tensorflow.python.training.checkpoint_utils:"
 
+# tf.contrib.training's create_train_op and gradient helpers: TF 1.15's code
+# (compat/contrib_training.py; the codemod's table is migrate/tables/contrib.py).
+_TRAIN_OP_ENTRIES = {name: f"compat:contrib_training.{name}" for name in (
+    "create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
+    "multiply_gradients")}
+
 MODULES = {
     # ---- the TF1 top level: `import tensorflow as tf`, and `tf.compat.v1` (the same in TF 1.15)
     "tensorflow": Module(
@@ -304,9 +310,11 @@ MODULES = {
         fallbacks=("unsupported-attribute:contrib_framework",),
     ),
     "tensorflow.contrib.training": Module(
-        doc="`tf.contrib.training`: HParams, and the checkpoint waiters (TF 1.15's contrib copies "
-            "of tf.train.checkpoints_iterator, line for line).",
+        doc="`tf.contrib.training`: HParams, the checkpoint waiters (TF 1.15's contrib copies "
+            "of tf.train.checkpoints_iterator, line for line), and create_train_op with its "
+            "gradient helpers (TF 1.15's code, compat/contrib_training.py).",
         entries={"HParams": "compat:contrib_helpers.HParams",
+                 **_TRAIN_OP_ENTRIES,
                  "checkpoints_iterator": _CHECKPOINT_UTILS + "checkpoints_iterator",
                  "wait_for_new_checkpoint": _CHECKPOINT_UTILS + "wait_for_new_checkpoint"},
         fallbacks=("unsupported-attribute:contrib_training",),
@@ -316,6 +324,12 @@ MODULES = {
             "loops: evaluation.checkpoints_iterator).",
         entries={"checkpoints_iterator": _CHECKPOINT_UTILS + "checkpoints_iterator",
                  "wait_for_new_checkpoint": _CHECKPOINT_UTILS + "wait_for_new_checkpoint"},
+        fallbacks=("unsupported-attribute:contrib_training",),
+    ),
+    "tensorflow.contrib.training.python.training.training": Module(
+        doc="`from tensorflow.contrib.training.python.training import training` (create_train_op's "
+            "own module).",
+        entries={**_TRAIN_OP_ENTRIES},
         fallbacks=("unsupported-attribute:contrib_training",),
     ),
     "tensorflow.contrib.training.python.training.hparam": Module(
@@ -441,8 +455,9 @@ UNSUPPORTED = {
         "the compat runner provides only the global-step, checkpoint, variable-listing, nest and "
         "arg_scope helpers of tf.contrib.framework."),
     "contrib_training": (
-        "the compat runner provides only HParams, checkpoints_iterator and "
-        "wait_for_new_checkpoint from tf.contrib.training."),
+        "the compat runner provides only HParams, checkpoints_iterator, "
+        "wait_for_new_checkpoint, create_train_op, add_gradients_summaries, "
+        "clip_gradient_norms(_fn) and multiply_gradients from tf.contrib.training."),
 }
 
 # ---- modules TF 1.15 had that the namespace does not provide (tf115_modules.py lists them) ----

@@ -23,6 +23,7 @@ CANONICAL_PREFIXES = {
     "tensorflow.contrib.layers.python.layers": "tensorflow.contrib.layers",
     "tensorflow.contrib.training.python.training.evaluation": "tensorflow.contrib.training",
     "tensorflow.contrib.training.python.training.hparam": "tensorflow.contrib.training",
+    "tensorflow.contrib.training.python.training.training": "tensorflow.contrib.training",
     "tensorflow.python.tpu.tpu_estimator": "tensorflow.contrib.tpu",
     "tensorflow.python.tpu.tpu_config": "tensorflow.contrib.tpu",
     "tensorflow.python.tpu.tpu_optimizer": "tensorflow.contrib.tpu",

@@ -40,6 +40,10 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_arg_scope.{name}" for name in (
         "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
         "arg_scope_func_key")),
+    # tf.contrib.training's create_train_op and gradient helpers (TF 1.15's code, oracle-tested)
+    *(f"compat.contrib_training.{name}" for name in (
+        "create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
+        "multiply_gradients")),
     # tf.contrib.metrics (TF 1.15's streaming metrics, oracle-tested)
     *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
 })

@@ -32,6 +32,10 @@ DATASET_METHODS = {
 _ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
               "arg_scope_func_key")
 
+# tf.contrib.training's create_train_op and gradient helpers (estimator_bridge/compat/contrib_training.py).
+_TRAIN_OP = ("create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
+             "multiply_gradients")
+
 # Same parameters, same order on tf.summary (TF 1.15 vs 2.21 signatures).
 _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "SummaryWriter")
 
@@ -135,6 +139,10 @@ CONTRIB = {
        for prefix in ("tensorflow.contrib.framework", "tensorflow.contrib.framework.python.ops",
                       "tensorflow.contrib.framework.python.ops.arg_scope")
        for name in _ARG_SCOPE},
+    # create_train_op and its gradient helpers: TF 1.15's code in the bridge (same signatures; the
+    # train_op is the loss after UPDATE_OPS and apply_gradients, as in TF 1.15).
+    **{f"tensorflow.contrib.training.{name}": Replacement(f"estimator_bridge.compat.contrib_training.{name}")
+       for name in _TRAIN_OP},
     # TF 1.15's tf.contrib.keras re-exported tf.keras (same names; Keras 3 behind it now).
     "tensorflow.contrib.keras": Replacement("tensorflow.keras"),
 }

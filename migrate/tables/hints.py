@@ -52,8 +52,6 @@ HINTS = {
     "tensorflow.contrib.crf": "tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15)",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
     "tensorflow.contrib.learn.datasets": "tf.keras.datasets",
-    "tensorflow.contrib.training.create_train_op": "tf.compat.v1.train.Optimizer.minimize(loss, global_step=...) "
-                                                   "(create_train_op also applied update_ops and summaries)",
     "tensorflow.contrib.recurrent": _RNN,
     "tensorflow.contrib.distribute.AllReduceCrossDeviceOps": "tf.distribute.NcclAllReduce / "
                                                              "HierarchicalCopyAllReduce",

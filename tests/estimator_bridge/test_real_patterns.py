@@ -284,3 +284,29 @@ def test_user_defined_tf_layers_train_as_in_tf115(tmp_path):
         del result["reported"]["attention_name"], oracle["reported"]["attention_name"]
         assert_same_numbers(result, oracle, side)
         oracle["reported"]["attention_name"] = "compared no further"
+
+
+# ---- tf.contrib.training.create_train_op -------------------------------------------------------
+
+@pytest.mark.parametrize("spelling", ["contrib", "alias", "from"])
+def test_create_train_op_trains_as_in_tf115(tmp_path, spelling):
+    """create_train_op with batch norm's update ops in UPDATE_OPS, a transform_grads_fn that
+    multiplies one gradient by its op name and clips them all (0.05: measured on TF 1.15, the
+    losses after the first step differ without it), summarize_gradients=True and a
+    variables_to_train that leaves hidden/bias out; spelled `tf.contrib.training.X`,
+    `contrib_training.X` (`from tensorflow.contrib import training as contrib_training`) and
+    `from tensorflow.contrib.training import create_train_op`. TF 1.15's train_op is the loss
+    (a Tensor) and goes into the TRAIN_OP collection; the same ten gradient summaries; the
+    moving averages move, the left-out bias stays 0, global_step is 4. Measured (2026-11-25,
+    runner and migrated): step and eval losses identical, variables at most 4.0e-7 relative
+    (hidden/kernel/Momentum; float32 summation order), so rtol 1e-6 as elsewhere in this file."""
+    results = three_sides("create_train_op.py",
+                          ["--model_dir={model_dir}", f"--spelling={spelling}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["built"]["update_ops"] == 2 and oracle["built"]["train_op_is_a_tensor"]
+    assert oracle["built"]["train_op_collected"] and len(oracle["built"]["gradient_summaries"]) == 10
+    assert oracle["global_step"] == 4 and len(oracle["step_losses"]) == 4
+    assert oracle["variables"]["hidden/bias"] == [0.0] * 5
+    assert any(value != 0.0 for value in oracle["variables"]["bn/moving_mean"])
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
