@@ -77,12 +77,33 @@ def test_train_op_is_the_loss_after_update_ops_and_apply_gradients():
             session.run(tf1.global_variables_initializer())
             assert session.run(train_op) == pytest.approx(9.0)  # the loss before the update
             assert session.run([x, counter, step]) == [pytest.approx(3.0 - 0.1 * 6.0), 1.0, 1]
-        # A second train_op in the same graph: the collection check compares by identity
-        # (TF 2's `==` on tensors is elementwise and `in` would ask a graph tensor for a bool).
         again = contrib_training.create_train_op(loss, tf1.train.GradientDescentOptimizer(0.1),
                                                  global_step=None)
         collected = tf1.get_collection(tf1.GraphKeys.TRAIN_OP)
         assert len(collected) == 4 and collected[1] is train_op and collected[3] is again
+
+
+def test_in_a_traced_function_the_collection_is_compared_by_identity():
+    """Where the bridge builds model_fns (a FuncGraph), TF 2's `==` on tensors is elementwise:
+    TF 1.15's `if train_op not in train_ops` would compare the loss Tensor with the Operation
+    apply_gradients just collected and raise. TF 1.x compared by identity, as the port does.
+    (A second v1 train op in the same traced graph still fails, in TF's own
+    Optimizer.apply_gradients, which checks the collection the same naive way.)"""
+    x = tf.Variable(3.0)
+
+    @tf.function(autograph=False)
+    def step():
+        train_op = contrib_training.create_train_op(
+            tf.square(x), tf1.train.GradientDescentOptimizer(0.1), global_step=None,
+            variables_to_train=[x])
+        collected = tf1.get_collection(tf1.GraphKeys.TRAIN_OP)
+        assert len(collected) == 2 and collected[1] is train_op
+        with pytest.raises(TypeError):
+            train_op in collected[:1]  # noqa: B015  (the naive check)
+        return train_op
+
+    assert float(step()) == 9.0
+    assert float(x) == pytest.approx(3.0 - 0.1 * 6.0)
 
 
 def test_variables_to_train_update_ops_and_the_warning(caplog):
