@@ -50,6 +50,10 @@ CHECKPOINT = "keras.callbacks.ModelCheckpoint"
 INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
 INPUT_HELPER = "estimator_bridge.compat.keras_input.Input"
 RESET_STATES_HELPER = "estimator_bridge.compat.keras_methods.reset_states"
+VALIDATION_HELPER = "estimator_bridge.compat.keras_methods.restarted_each_epoch"
+# A file that may run Keras under a tf.distribute strategy (where the validation restart fails).
+_STRATEGY_WORDS = re.compile(r"Strategy\b|\bget_strategy\b|\bkeras_to_tpu_model\b")
+_VALIDATION_STEPS = re.compile(r"\bvalidation_steps\s*=")
 # Keras 2's global learning phase -> the bridge's recorder (it warns: Keras 3 layers ignore it).
 LEARNING_PHASE = {"keras.backend.set_learning_phase": "estimator_bridge.compat.keras_backend.set_learning_phase",
                   "keras.backend.learning_phase": "estimator_bridge.compat.keras_backend.learning_phase"}
@@ -68,12 +72,20 @@ def text_may_need_keras_rewrite(text: str) -> bool:
     """Can this codemod act on `text` at all? (the pre-filter's cheap over-approximation)"""
     if any(name in text for name in REMOVED_METHODS) or _RESET_STATES_CALL.search(text):
         return True
+    if _validation_steps_to_wrap(text):
+        return True
     if _COMPILE_KEYWORD.search(text) or ("ModelCheckpoint" in text and _OPTIONS_KEYWORD.search(text)):
         return True
     if "tensor" in text and _INPUT_TENSOR.search(text):
         return True
     return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
         "save_weights" in text or "ModelCheckpoint" in text)
+
+
+def _validation_steps_to_wrap(text: str) -> bool:
+    """More `validation_steps=` than wrapped validation sets, in a file that may use a strategy."""
+    steps = len(_VALIDATION_STEPS.findall(text))
+    return steps > text.count("restarted_each_epoch(") and _STRATEGY_WORDS.search(text) is not None
 
 
 def keras3_weights_name(text: str, weights_only: bool) -> str | None:
@@ -279,7 +291,15 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         if converted is None:
             return None
         func = updated_node.func.with_changes(attr=cst.Name(entry.target))
-        return updated_node.with_changes(func=func, args=converted[0])
+        moved = updated_node.with_changes(func=func, args=converted[0])
+        if entry.target == "fit":
+            wrapped = _validation_restarted(rewrite, moved)
+            return wrapped if wrapped is not None else moved
+        return moved
+    if _is_method(rewrite, original_node, {"fit"}):
+        wrapped = _validation_restarted(rewrite, updated_node)
+        if wrapped is not None:
+            return wrapped
     keywords = _keyword_changes(rewrite, original_node, updated_node)
     result = keywords if keywords is not None else updated_node
     literals = rewrite.state[NAME]
@@ -291,6 +311,28 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         return keywords
     renamed = _rename_path_argument(literals, result)
     return renamed if renamed is not None else keywords
+
+
+def _validation_restarted(rewrite, call: cst.Call) -> cst.Call | None:
+    """`fit(..., validation_data=V, validation_steps=N)` -> `validation_data=<helper>(V)`, in a file that
+    may run under a tf.distribute strategy; None when there is nothing to wrap.
+
+    Keras 2 and 3 restart the validation data every epoch, but Keras 3's trainer under a strategy
+    reads the stale validation iterator first and raised StopIteration at the second epoch when the
+    previous validation had read a finite dataset of unknown size to its end (training-data-analyst
+    01_MNIST_TPU_Keras: `batch(10000)` with `validation_steps=1`); the helper returns V itself and
+    makes Keras reset that iterator first (estimator_bridge/compat/keras_methods.py).
+    """
+    if not _STRATEGY_WORDS.search(rewrite.source_text):
+        return None
+    data = [arg for arg in call.args if arg.keyword is not None and arg.keyword.value == "validation_data"]
+    if len(data) != 1 or not _keywords(call, {"validation_steps"}):
+        return None
+    value = data[0].value
+    if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith("restarted_each_epoch"):
+        return None
+    wrapped = cst.Call(func=rewrite.spell(VALIDATION_HELPER), args=[cst.Arg(value)])
+    return call.with_changes(args=[arg.with_changes(value=wrapped) if arg is data[0] else arg for arg in call.args])
 
 
 def _keywords(call: cst.Call, names) -> list[cst.Arg]:

@@ -66,3 +66,34 @@ def test_reset_states_becomes_the_helper_that_decides_at_run_time():
         estimator_bridge.compat.keras_methods.reset_states(metrics["acc"])
         tf.keras.backend.reset_states()
         """)
+
+
+def test_validation_with_steps_under_a_strategy_is_restarted_each_epoch_as_keras_2_did():
+    """GoogleCloudPlatform/training-data-analyst @ 715bafff7 01_MNIST_TPU_Keras.ipynb: validation set
+    `batch(10000)` with `validation_steps=1` under the notebook's MirroredStrategy fallback raised
+    StopIteration at epoch 2 on Keras 3. Only in files that may use a strategy; wrapped once;
+    fit_generator's validation too; a fit without validation_steps is left alone."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.get_strategy()
+        model.fit(train, epochs=3, validation_data=valid, validation_steps=1)
+        model.fit(train, epochs=3, validation_data=valid)
+        model.fit_generator(gen, 10, 2, validation_data=val_gen(), validation_steps=3)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        strategy = tf.distribute.get_strategy()
+        model.fit(train, epochs=3, validation_data=estimator_bridge.compat.keras_methods.restarted_each_epoch(valid), validation_steps=1)
+        model.fit(train, epochs=3, validation_data=valid)
+        model.fit(gen, steps_per_epoch=10, epochs=2, validation_data=estimator_bridge.compat.keras_methods.restarted_each_epoch(val_gen()), validation_steps=3)
+        """)
+
+
+def test_validation_steps_without_any_strategy_in_the_file_is_left_alone():
+    assert_unchanged(NAME, """
+        import tensorflow as tf
+
+        model.fit(train, epochs=3, validation_data=valid, validation_steps=1)
+        """)
