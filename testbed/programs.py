@@ -195,4 +195,32 @@ PROGRAMS += (
               "generated PTB-style corpus"),
 )
 
+TPU_EFFICIENTNET = "8f817a89d3645e12c772555a4e7c40474c8984c4"  # 2020-03-03, tf.compat.v1 + tf.contrib
+EFFICIENTNET_FILES = tuple("models/official/efficientnet/" + path for path in (
+    "__init__.py", "main.py", "imagenet_input.py", "preprocessing.py", "autoaugment.py", "utils.py",
+    "model_builder_factory.py", "efficientnet_builder.py", "efficientnet_model.py",
+    "condconv/__init__.py", "condconv/condconv_layers.py", "condconv/efficientnet_condconv_builder.py",
+    "edgetpu/__init__.py", "edgetpu/efficientnet_edgetpu_builder.py", "lite/__init__.py",
+    "lite/efficientnet_lite_builder.py", "tpu/__init__.py", "tpu/efficientnet_tpu_builder.py"))
+EFFICIENTNET_FLAGS = ("--use_tpu=False", "--data_dir={data}", "--model_name=efficientnet-b0",
+                      "--input_image_size=32", "--train_batch_size=4", "--eval_batch_size=4",
+                      "--iterations_per_loop=2", "--skip_host_call=True", "--use_cache=False",
+                      "--num_parallel_calls=1", "--num_train_images=64", "--num_eval_images=8",
+                      "--model_dir={model_dir}")
+
+PROGRAMS += (
+    TestbedProgram(
+        name="tpu_efficientnet", repo=TPU, commit=TPU_EFFICIENTNET, committed="2020-03-03",
+        kind="TPUEstimator script (tf.compat.v1, tf.contrib): tf.keras.Model subclass with Keras and "
+             "tf.layers layers, EMA weights evaluated through scaffold_fn's Saver, Grappler switched off",
+        script="models/official/efficientnet/main.py", files=EFFICIENTNET_FILES, generator="imagenet_records",
+        python_path=("models/official/efficientnet",), source_root="models/official/efficientnet",
+        args=("--mode=train_and_eval", "--train_steps={steps}", "--steps_per_eval={steps}", *EFFICIENTNET_FLAGS),
+        steps=4,
+        verify_options=("--exact-args=--mode=eval --eval_timeout=5 " + " ".join(EFFICIENTNET_FLAGS),),
+        notes="efficientnet-b0 on 32x32 crops of 64 generated 40x40 JPEG records; random crops and flips "
+              "(unseeded) make the oracle vary; the exact phase evaluates the oracle's final checkpoint "
+              "with --mode=eval (its EMA weights)"),
+)
+
 BY_NAME = {program.name: program for program in PROGRAMS}

@@ -21,6 +21,9 @@ parser.add_argument("--learning_rate", type=float, default=0.1)
 parser.add_argument("--batch_size", type=int, default=16)
 parser.add_argument("--dropout", type=float, default=0.0)
 parser.add_argument("--seed", type=int, default=1, help="graph seed; -1 leaves the graph unseeded")
+parser.add_argument("--shuffle_eval", action="store_true",
+                    help="shuffle the evaluation records unseeded and evaluate 4 of 16 batches, as "
+                         "tensorflow/tpu's imagenet_input.py did (a random evaluation)")
 
 
 def make_data(count=256):
@@ -31,9 +34,11 @@ def make_data(count=256):
   return x, np.argmax(x.dot(directions), axis=1).astype(np.int32)
 
 
-def input_fn_for(x, y, repeat):
+def input_fn_for(x, y, repeat, shuffle=False):
   def input_fn(params):
     dataset = tf.data.Dataset.from_tensor_slices((x, y))
+    if shuffle:
+      dataset = dataset.shuffle(1024)
     if repeat:
       dataset = dataset.repeat()
     return dataset.batch(params["batch_size"], drop_remainder=True)
@@ -69,7 +74,7 @@ def main():
       eval_batch_size=args.batch_size, predict_batch_size=args.batch_size,
       params={"learning_rate": args.learning_rate, "dropout": args.dropout})
   estimator.train(input_fn_for(x, y, repeat=True), max_steps=args.train_steps)
-  estimator.evaluate(input_fn_for(x, y, repeat=False), steps=4)
+  estimator.evaluate(input_fn_for(x, y, repeat=False, shuffle=args.shuffle_eval), steps=4)
   with open(os.path.join(args.model_dir, "predictions.tsv"), "w") as out:
     for row in estimator.predict(input_fn_for(x[:32], y[:32], repeat=False)):
       out.write("\t".join("%.9g" % p for p in row["probabilities"]) + "\n")
