@@ -12,6 +12,13 @@ that raised gets TF1's. `==` is untouched.
 
 A depth counter, not a thread-local: MirroredStrategy runs each replica's model_fn in its own
 thread, inside the scope the main thread entered.
+
+The same identity rule for the one graph collection TF's own v1 code searches with `in`: a v1
+optimizer's `apply_gradients` runs `if apply_updates not in get_collection_ref(TRAIN_OP)`, which
+under TF 2.x's Tensor equality compares the new op with the first optimizer's step tensor
+elementwise and fails ("Expected int64 passed to parameter 'y' of op 'Equal'"): a model_fn with
+two optimizers (GANs, separately trained heads) ran in TF 1.15 and failed on the bridge.
+`identity_train_op_collection()` gives the trace's TRAIN_OP collection TF1's identity membership.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import threading
 
+from tensorflow.python.framework import ops as _ops
 from tensorflow.python.framework import tensor as _tensor
 from tensorflow.python.ops import variables as _variables
 
@@ -37,6 +45,22 @@ def hashable_by_identity():
     finally:
         with _lock:
             _depth -= 1
+
+
+class _IdentityMembership(list):
+    """A collection list whose `in` is by identity, as TF1's was for tensors and ops."""
+
+    def __contains__(self, item):
+        return any(known is item for known in self)
+
+
+def identity_train_op_collection() -> None:
+    """The current graph's TRAIN_OP collection, with TF1's identity membership (see above)."""
+    graph = _ops.get_default_graph()
+    key = _ops.GraphKeys.TRAIN_OP
+    current = graph.get_collection_ref(key)
+    if type(current) is list:  # pylint: disable=unidiomatic-typecheck  (exactly TF's plain list)
+        graph._collections[key] = _IdentityMembership(current)  # pylint: disable=protected-access
 
 
 def _by_identity_when_tracing(original):

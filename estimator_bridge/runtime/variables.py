@@ -193,6 +193,8 @@ class VariableCache:
         """Routes variable creation in this thread/graph through the cache."""
         with tf.variable_creator_scope(self._creator), keras_names.tracing(), \
                 tf1_hashing.hashable_by_identity():
+            if not tf.executing_eagerly():
+                tf1_hashing.identity_train_op_collection()
             yield
 
     def begin_trace(self) -> None:

@@ -310,3 +310,18 @@ def test_create_train_op_trains_as_in_tf115(tmp_path, spelling):
     assert any(value != 0.0 for value in oracle["variables"]["bn/moving_mean"])
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- two v1 optimizers in one model_fn ------------------------------------------------------
+
+def test_two_optimizers_in_one_model_fn_train_as_in_tf115(tmp_path):
+    """GAN-style model_fn: GradientDescent on the discriminator (incrementing the global step) and
+    Adam on the generator, grouped. Outside the runner, TF 2.x's Tensor equality made TF's own
+    second `apply_gradients` fail on its TRAIN_OP collection check ("Expected int64 passed to
+    parameter 'y' of op 'Equal'"); runtime/tf1_hashing.py gives that collection TF1's identity
+    membership. The migrated side is the one that failed; the runner had TF1 equality on."""
+    results = three_sides("two_optimizers.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["global_step"] == 6 and len(oracle["loss"]) == 6
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
