@@ -24,6 +24,7 @@ import shutil
 import numpy as np
 import pytest
 
+from tests.support.checkpoint_summary import largest_difference
 from tests.support.oracles import REPO_ROOT
 from tests.support.three_sides import run_side
 
@@ -41,19 +42,6 @@ def _run(side, args, tmp_path):
     result = run_side(side, PROGRAM, args, tmp_path)
     assert result.returncode == 0, f"{side}:\n{result.stderr[-4000:]}"
     return result.result
-
-
-def largest_difference(actual, expected) -> tuple[float, str]:
-    """(largest difference relative to the variable's RMS, variable name) over the checkpoint."""
-    worst = (0.0, "")
-    for name, want in expected["variables"].items():
-        got = actual["variables"][name]
-        assert got["shape"] == want["shape"], name
-        scale = max(want["norm"] / np.sqrt(max(np.prod(want["shape"]), 1)), 1e-6)
-        difference = max(np.max(np.abs(np.subtract(got["first"], want["first"])), initial=0.0),
-                         abs(got["norm"] - want["norm"])) / scale
-        worst = max(worst, (float(difference), name))
-    return worst
 
 
 def assert_same_checkpoint(actual, expected, where):

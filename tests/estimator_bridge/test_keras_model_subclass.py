@@ -27,6 +27,7 @@ import shutil
 import numpy as np
 import pytest
 
+from tests.support.checkpoint_summary import largest_difference
 from tests.support.oracles import REPO_ROOT
 from tests.support.three_sides import run_side
 
@@ -49,19 +50,6 @@ def _run(side, args, folder):
     result = run_side(side, PROGRAM, args, folder)
     assert result.returncode == 0, f"{side}:\n{result.stderr[-4000:]}"
     return result.result
-
-
-def _largest_difference(actual, expected):
-    """(largest difference relative to the variable's RMS, variable name) over the checkpoint."""
-    worst = (0.0, "")
-    for name, want in expected["variables"].items():
-        got = actual["variables"][name]
-        assert got["shape"] == want["shape"], name
-        scale = max(want["norm"] / np.sqrt(max(np.prod(want["shape"]), 1)), 1e-6)
-        difference = max(np.max(np.abs(np.subtract(got["first"], want["first"])), initial=0.0),
-                         abs(got["norm"] - want["norm"])) / scale
-        worst = max(worst, (float(difference), name))
-    return worst
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +75,7 @@ def test_a_tf115_model_dir_of_a_keras_model_subclass_resumes_with_tf115_s_names_
     actual = _run(side, [f"--model_dir={actual_dir}", "--train_steps=4"], tmp_path)
     assert expected["global_step"] == actual["global_step"] == 4
     assert sorted(actual["variables"]) == sorted(expected["variables"]), side
-    difference, name = _largest_difference(actual, expected)
+    difference, name = largest_difference(actual, expected)
     print(f"{side}: variables {difference:.2e} ({name}), eval loss "
           f"{abs(actual['eval_loss'] - expected['eval_loss']) / abs(expected['eval_loss']):.2e}")
     assert difference <= VARIABLE_RTOL, (side, name, difference)
