@@ -4,10 +4,13 @@
 
 Kaggle and Colab notebooks take no command line. As papermill does, the cell tagged
 `parameters` holds their defaults (`MODEL_DIR = "/kaggle/working"`), and each `--name=value`
-becomes `NAME = value` executed right after that cell (the value read as a Python literal when
-it is one, else as a string). IPython-only lines (`!shell`, `%magic`, `%%cell` magics) are
-skipped: the programs verify runs are plain Python in their cells. The cells then run in order
-in one `__main__` namespace, as a kernel would.
+becomes an assignment executed right after that cell (the value read as a Python literal when
+it is one, else as a string) to the variable of that name the cell assigns, or to its upper-case
+spelling (`--epochs=3` sets `EPOCHS`); a name the cell does not assign is an error listing the
+ones it does. IPython-only lines (`!shell`, `%magic`, `%%cell` magics) become `pass` at their
+indentation (a `!pip install` alone in an `if` block stays valid Python): the programs verify
+runs are plain Python in their cells. The cells then run in order in one `__main__` namespace,
+as a kernel would.
 
 Runs inside every oracle (Python 3.7 + TF 1.15 too): standard library only, run by file path.
 """
@@ -25,11 +28,29 @@ def _cell_source(cell):
 def _python_lines(text):
     if text.lstrip().startswith("%%"):
         return ""
-    return "\n".join(line for line in text.split("\n")
-                     if not line.lstrip().startswith(("!", "%")))
+    lines = []
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith(("!", "%")):
+            line = line[:len(line) - len(stripped)] + "pass  # IPython: " + stripped
+        lines.append(line)
+    return "\n".join(lines)
 
 
-def _parameter_lines(arguments):
+def _assigned_names(source):
+    """The names the parameters cell assigns at its top level (`EPOCHS = 3`, `a, b = 1, 2`)."""
+    names = set()
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        for target in targets:
+            for leaf in ast.walk(target):
+                if isinstance(leaf, ast.Name):
+                    names.add(leaf.id)
+    return names
+
+
+def _parameter_lines(arguments, known):
     lines = []
     for argument in arguments:
         if not argument.startswith("--") or "=" not in argument:
@@ -39,7 +60,12 @@ def _parameter_lines(arguments):
             literal = ast.literal_eval(value)
         except (ValueError, SyntaxError):
             literal = value
-        lines.append("%s = %r" % (name.upper(), literal))
+        target = name if name in known else name.upper()
+        if target not in known:
+            raise SystemExit("--%s: the cell tagged 'parameters' assigns no %s%s; it assigns %s"
+                             % (name, name, "" if name == name.upper() else " or " + name.upper(),
+                                ", ".join(sorted(known)) or "nothing"))
+        lines.append("%s = %r" % (target, literal))
     return "\n".join(lines)
 
 
@@ -54,7 +80,7 @@ def program_of(notebook, arguments):
     for index, cell in enumerate(cells):
         chunks.append(_python_lines(_cell_source(cell)))
         if tagged and index == tagged[0]:
-            chunks.append(_parameter_lines(arguments))
+            chunks.append(_parameter_lines(arguments, _assigned_names(chunks[-1])))
     return "\n\n".join(chunks) + "\n"
 
 

@@ -45,3 +45,29 @@ def test_arguments_without_a_parameters_cell_are_an_error_naming_them(tmp_path):
 def test_arguments_must_be_name_value_pairs(tmp_path, bad):
     completed = _run(_notebook(tmp_path, "x = 1", "EPOCHS = 1"), bad)
     assert completed.returncode != 0 and "notebook parameters are --name=value" in completed.stderr
+
+
+def test_a_shell_line_alone_in_a_block_keeps_the_program_valid(tmp_path):
+    """training-data-analyst's 01_MNIST_TPU_Keras: `if ...:\\n  !pip install ...` alone in its
+    block; dropping the line left an empty block (the whole notebook failed to compile)."""
+    path = _notebook(tmp_path, "import json\nif True:\n  !pip install nothing\nvalue = 1",
+                     "EPOCHS = 1", "print(json.dumps(value))")
+    completed = _run(path)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == 1
+
+
+def test_lower_case_parameters_are_set_by_their_own_name(tmp_path):
+    """papermill's rule: the variable the parameters cell assigns, as spelled there; upper case
+    (the Kaggle convention, `--epochs=3` sets EPOCHS) only when the cell assigns that spelling."""
+    path = _notebook(tmp_path, "import json", "batch_size = 8\nEPOCHS = 1",
+                     "print(json.dumps([batch_size, EPOCHS]))")
+    completed = _run(path, "--batch_size=4", "--epochs=2")
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == [4, 2]
+
+
+def test_a_parameter_the_cell_does_not_assign_is_an_error_listing_the_ones_it_does(tmp_path):
+    completed = _run(_notebook(tmp_path, "x = 1", "EPOCHS = 1\nrate = 0.1"), "--steps=5")
+    assert completed.returncode != 0
+    assert "assigns no steps or STEPS; it assigns EPOCHS, rate" in completed.stderr
