@@ -336,3 +336,14 @@ def load_global_step_from_checkpoint_dir(checkpoint_dir):
         return reader.get_tensor(tf1.GraphKeys.GLOBAL_STEP)
     except Exception:  # noqa: BLE001 (TF 1.15: bare except, returns 0)
         return 0
+
+
+# ----------------------------------------------------------------------------- tf.contrib.framework
+
+
+def get_name_scope():
+    """tf.contrib.framework.get_name_scope (TF 1.15: contrib/framework/python/ops/ops.py): the
+    name scope of the default graph, `scope1/scope2` inside `name_scope('scope1')` and
+    `name_scope('scope2')`. (tf.get_current_name_scope answers the same in a graph, but in eager
+    code the eager scope; TF 1.15's contrib asked the default graph always.)"""
+    return tf1.get_default_graph().get_name_scope()

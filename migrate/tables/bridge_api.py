@@ -35,7 +35,9 @@ BRIDGE_API = frozenset({
     # tf.contrib helpers without a TensorFlow equivalent (TF 1.15's arithmetic, oracle-tested)
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
     "compat.contrib_helpers.l2_regularizer",
-    "compat.contrib_helpers.load_global_step_from_checkpoint_dir",
+    "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
+    # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
+    "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)
     *(f"compat.contrib_arg_scope.{name}" for name in (
         "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",

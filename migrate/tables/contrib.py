@@ -36,6 +36,13 @@ _ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope"
 _TRAIN_OP = ("create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
              "multiply_gradients")
 
+# tf.contrib.distributions names that were tf.distributions' own objects in TF 1.15.
+_CORE_DISTRIBUTIONS = (
+    "Bernoulli", "Beta", "Categorical", "Dirichlet", "DirichletMultinomial", "Distribution", "Exponential",
+    "FULLY_REPARAMETERIZED", "Gamma", "Laplace", "Multinomial", "NOT_REPARAMETERIZED", "Normal", "RegisterKL",
+    "ReparameterizationType", "StudentT", "Uniform", "kl_divergence",
+)
+
 # Same parameters, same order on tf.summary (TF 1.15 vs 2.21 signatures).
 _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "SummaryWriter")
 
@@ -145,6 +152,21 @@ CONTRIB = {
        for name in _TRAIN_OP},
     # TF 1.15's tf.contrib.keras re-exported tf.keras (same names; Keras 3 behind it now).
     "tensorflow.contrib.keras": Replacement("tensorflow.keras"),
+    # TF 1.15's tf.contrib.distributions re-exported these core distributions: the very objects of
+    # tf.distributions (checked `is` on TF 1.15), which TF 2.21 still has as tf.compat.v1.distributions
+    # (the same code; the rest of contrib.distributions moved to TensorFlow Probability: MIG301).
+    **{f"tensorflow.contrib.distributions.{name}": Replacement(f"tensorflow.compat.v1.distributions.{name}")
+       for name in _CORE_DISTRIBUTIONS},
+    # contrib.framework.get_name_scope: the default graph's name scope (TF 1.15's code in the bridge;
+    # tf.get_current_name_scope differs in eager code).
+    "tensorflow.contrib.framework.get_name_scope": Replacement("estimator_bridge.compat.contrib_helpers.get_name_scope"),
+    # tf.contrib.framework.CriticalSection (TF 1.6-1.13) became tf.CriticalSection (the same class,
+    # critical_section_ops.CriticalSection), which TF 2.21 has.
+    "tensorflow.contrib.framework.CriticalSection": Replacement("tensorflow.CriticalSection"),
+    # Optimizer wrappers without a TensorFlow equivalent: TF 1.15's code in the bridge, on tf.compat.v1.train.
+    "tensorflow.contrib.estimator.clip_gradients_by_norm": Replacement(
+        "estimator_bridge.compat.contrib_optimizers.clip_gradients_by_norm"),
+    "tensorflow.contrib.opt.LazyAdamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LazyAdamOptimizer"),
 }
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"

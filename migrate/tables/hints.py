@@ -49,6 +49,8 @@ HINTS = {
                                         "Keras models only)",
     "tensorflow.contrib.seq2seq": "tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written "
                                  "tf.while_loop decoder",
+    "tensorflow.contrib.distributions": "tfp.distributions.<name> (tensorflow-probability; the core ones TF 1.15 "
+                                        "shared with tf.distributions are rewritten to tf.compat.v1.distributions)",
     "tensorflow.contrib.crf": "tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15)",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
     "tensorflow.contrib.learn.datasets": "tf.keras.datasets",

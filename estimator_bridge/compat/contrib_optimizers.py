@@ -1,0 +1,108 @@
+"""TF 1.15's tf.contrib optimizer wrappers, on current TensorFlow's v1 optimizers.
+
+- `clip_gradients_by_norm(optimizer, clip_norm)` (tf.contrib.estimator; TF 1.15:
+  tensorflow_estimator/contrib/estimator/python/estimator/extenders.py): a `tf.compat.v1.train.Optimizer`
+  that clips the gradients by their global norm before the wrapped optimizer applies them, named
+  'ClipByNorm' + the wrapped optimizer's name;
+- `LazyAdamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/lazy_adam_optimizer.py):
+  Adam whose sparse updates touch only the moment rows of the indices in the batch.
+
+Both are TF 1.15's code line for line (same ops in the same order, same slot names), on
+`tf.compat.v1.train`, so a TF1 model_fn using them trains as it did on TF 1.15
+(tests/estimator_bridge/test_compat_contrib_optimizers.py holds them to TF 1.15).
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+tf1 = tf.compat.v1
+
+
+# ----------------------------------------------------------------------------- tf.contrib.estimator
+
+
+class _TransformGradients(tf1.train.Optimizer):
+    """TF 1.15's extenders._TransformGradients: applies `transform_grads_fn` to the
+    (gradient, variable) pairs, then the wrapped optimizer."""
+
+    def __init__(self, optimizer, transform_grads_fn, name=None):
+        super().__init__(use_locking=False, name=name or optimizer.get_name())
+        self._optimizer = optimizer
+        self._transform_grads_fn = transform_grads_fn
+
+    def compute_gradients(self, *args, **kwargs):
+        return self._optimizer.compute_gradients(*args, **kwargs)
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        grads_and_vars = self._transform_grads_fn(grads_and_vars)
+        return self._optimizer.apply_gradients(grads_and_vars, global_step, name)
+
+    def get_slot(self, *args, **kwargs):
+        return self._optimizer.get_slot(*args, **kwargs)
+
+    def get_slot_names(self, *args, **kwargs):
+        return self._optimizer.get_slot_names(*args, **kwargs)
+
+
+def clip_gradients_by_norm(optimizer, clip_norm):
+    """An optimizer that clips gradients by their global norm `clip_norm` before applying them
+    with `optimizer` (a `tf.compat.v1.train.Optimizer`), as tf.contrib.estimator's did."""
+    def clip_grads(grads_and_vars):
+        gradients, variables = zip(*grads_and_vars)
+        gradients = tf.clip_by_global_norm(gradients, clip_norm)[0]
+        return list(zip(gradients, variables))
+    return _TransformGradients(optimizer=optimizer, transform_grads_fn=clip_grads,
+                               name="ClipByNorm" + optimizer.get_name())
+
+
+# ----------------------------------------------------------------------------- tf.contrib.opt
+
+
+class LazyAdamOptimizer(tf1.train.AdamOptimizer):
+    """tf.contrib.opt.LazyAdamOptimizer: Adam whose sparse updates (embedding lookups) update the
+    first and second moments only at the indices present in the gradient. Dense gradients are
+    plain Adam. Same constructor as `tf.compat.v1.train.AdamOptimizer`."""
+
+    def _lr_and_hyper(self, var):
+        dtype = var.dtype.base_dtype
+        beta1_power, beta2_power = self._get_beta_accumulators()
+        beta1_power = tf.cast(beta1_power, dtype)
+        beta2_power = tf.cast(beta2_power, dtype)
+        lr_t = tf.cast(self._lr_t, dtype)
+        beta1_t = tf.cast(self._beta1_t, dtype)
+        beta2_t = tf.cast(self._beta2_t, dtype)
+        epsilon_t = tf.cast(self._epsilon_t, dtype)
+        lr = (lr_t * tf.sqrt(1 - beta2_power) / (1 - beta1_power))
+        return lr, beta1_t, beta2_t, epsilon_t
+
+    def _apply_sparse(self, grad, var):
+        lr, beta1_t, beta2_t, epsilon_t = self._lr_and_hyper(var)
+        m = self.get_slot(var, "m")
+        m_t = tf1.scatter_update(m, grad.indices,
+                                 beta1_t * tf.gather(m, grad.indices) + (1 - beta1_t) * grad.values,
+                                 use_locking=self._use_locking)
+        v = self.get_slot(var, "v")
+        v_t = tf1.scatter_update(v, grad.indices,
+                                 beta2_t * tf.gather(v, grad.indices) + (1 - beta2_t) * tf.square(grad.values),
+                                 use_locking=self._use_locking)
+        m_t_slice = tf.gather(m_t, grad.indices)
+        v_t_slice = tf.gather(v_t, grad.indices)
+        denominator_slice = tf.sqrt(v_t_slice) + epsilon_t
+        var_update = tf1.scatter_sub(var, grad.indices, lr * m_t_slice / denominator_slice,
+                                     use_locking=self._use_locking)
+        return tf.group(var_update, m_t, v_t)
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        from tensorflow.python.ops import resource_variable_ops  # noqa: PLC0415 (TF 1.15's raw scatter ops)
+
+        lr, beta1_t, beta2_t, epsilon_t = self._lr_and_hyper(var)
+        m = self.get_slot(var, "m")
+        m_t_slice = beta1_t * tf.gather(m, indices) + (1 - beta1_t) * grad
+        m_update_op = resource_variable_ops.resource_scatter_update(m.handle, indices, m_t_slice)
+        v = self.get_slot(var, "v")
+        v_t_slice = beta2_t * tf.gather(v, indices) + (1 - beta2_t) * tf.square(grad)
+        v_update_op = resource_variable_ops.resource_scatter_update(v.handle, indices, v_t_slice)
+        var_slice = lr * m_t_slice / (tf.sqrt(v_t_slice) + epsilon_t)
+        var_update_op = resource_variable_ops.resource_scatter_sub(var.handle, indices, var_slice)
+        return tf.group(var_update_op, m_update_op, v_update_op)
