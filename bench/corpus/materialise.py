@@ -30,8 +30,10 @@ DEFAULT_MIRROR = Path("/work/.mirror")
 
 
 def snapshot_dir(mirror: Path, repo: str) -> Path:
-    """Where `fetch` puts a repository: <mirror>/<owner>+<name>/repo (a bare git directory)."""
-    return mirror / repo.replace("/", "+") / "repo"
+    """Where `fetch` puts a repository: <mirror>/<owner>+<name>/repo, a bare git directory, or a
+    checkout whose git directory is repo/.git (openai/glow, tensorflow/magenta)."""
+    snapshot = mirror / repo.replace("/", "+") / "repo"
+    return snapshot / ".git" if (snapshot / ".git").is_dir() else snapshot
 
 
 def git_bytes(git_dir: Path, *args: str) -> bytes:
