@@ -8,7 +8,9 @@ to modules that use an Estimator (Session-based TF1 scripts need graph mode and 
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 import libcst as cst
 
@@ -36,7 +38,16 @@ def switch_call(line: cst.SimpleStatementLine, names) -> str | None:
 
 
 def uses_estimator(text: str) -> bool:
-    return bool(USES_ESTIMATOR.search(text))
+    """Whether the module's code (not its strings or comments) names an Estimator class: the word
+    in a docstring or a flag's help ("Estimator model_dir" in T5's mesh_transformer_main.py) does
+    not make a Session script an Estimator program."""
+    if not USES_ESTIMATOR.search(text):
+        return False
+    try:
+        return any(token.type == tokenize.NAME and USES_ESTIMATOR.fullmatch(token.string)
+                   for token in tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):  # not Python the tokenizer reads: the word decides
+        return True
 
 
 def leave_statement(rewrite, original_node, updated_node):
