@@ -183,7 +183,9 @@ UNSUPPORTED = {
         "strategy = tf.distribute.TPUStrategy(resolver) and build/compile the Keras model in strategy.scope()"),
     "tensorflow.contrib.slim": Unsupported(
         "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2",
-        "pip install tf_slim and import tf_slim as slim (same API on TF 2 graphs), or use Keras layers"),
+        "pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code: on TF 2.21 arg_scope, "
+        "conv2d, separable_conv2d, fully_connected, dropout and pooling build TF1's variables in graphs, but "
+        "slim.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras layers"),
     "tensorflow.contrib": Unsupported(
         "MIG301", "`{name}` was removed with tf.contrib and has no equivalent that migrate knows", _NO_EQUIVALENT_HINT),
     "tensor2tensor": Unsupported(
