@@ -46,6 +46,69 @@ _CORE_DISTRIBUTIONS = (
 # Same parameters, same order on tf.summary (TF 1.15 vs 2.21 signatures).
 _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "SummaryWriter")
 
+# tf.contrib names that TF 1.15 exported as the very object of a tf.compat.v1 name (checked with `is` on
+# TF 1.15, walking tf.contrib and tf.compat.v1), which TF 2.21 still has under that name. Left out:
+# the contrib.rnn cells (tf.compat.v1.nn.rnn_cell needs Keras 2), DistributionStrategy and
+# ReplicaContext (tf.compat.v1.distribute's are the V1 classes: an isinstance test against the
+# migrated TF 2 strategies would turn False), eager.list_devices (gone).
+_SAME_OBJECT_IN_COMPAT_V1 = {
+    "autograph.Feature": "autograph.experimental.Feature",
+    "autograph.do_not_convert": "autograph.experimental.do_not_convert",
+    "autograph.set_loop_options": "autograph.experimental.set_loop_options",
+    "batching.batch_function": "nondifferentiable_batch_function",
+    "checkpoint.CheckpointManager": "train.CheckpointManager",
+    "checkpoint.PythonStateWrapper": "train.experimental.PythonState",
+    "distribute.CrossDeviceOps": "distribute.CrossDeviceOps",
+    "distribute.get_distribution_strategy": "distribute.get_strategy",
+    "distribute.get_loss_reduction": "distribute.get_loss_reduction",
+    "distribute.has_distribution_strategy": "distribute.has_strategy",
+    "eager.Checkpoint": "train.Checkpoint",
+    "eager.GradientTape": "GradientTape",
+    "eager.TensorSpec": "TensorSpec",
+    "eager.connect_to_remote_host": "config.experimental_connect_to_host",
+    "eager.custom_gradient": "custom_gradient",
+    "eager.enable_eager_execution": "enable_eager_execution",
+    "eager.executing_eagerly": "executing_eagerly",
+    "eager.function": "function",
+    "eager.py_func": "py_function",
+    "framework.TensorSpec": "TensorSpec",
+    "framework.argsort": "argsort",
+    "framework.assert_same_float_dtype": "assert_same_float_dtype",
+    "framework.assert_scalar": "assert_scalar",
+    "framework.convert_to_tensor_or_sparse_tensor": "convert_to_tensor_or_sparse_tensor",
+    "framework.is_tensor": "is_tensor",
+    "framework.sort": "sort",
+    "lookup.KeyValueTensorInitializer": "lookup.KeyValueTensorInitializer",
+    "lookup.MutableDenseHashTable": "lookup.experimental.DenseHashTable",
+    "lookup.TextFileIndex": "lookup.TextFileIndex",
+    "lookup.TextFileInitializer": "lookup.TextFileInitializer",
+    "metrics.set_difference": "sets.difference",
+    "metrics.set_intersection": "sets.intersection",
+    "metrics.set_size": "sets.size",
+    "metrics.set_union": "sets.union",
+    "nn.conv1d_transpose": "nn.conv1d_transpose",
+    "proto.decode_proto": "io.decode_proto",
+    "proto.encode_proto": "io.encode_proto",
+    "rnn.static_bidirectional_rnn": "nn.static_bidirectional_rnn",
+    "rnn.static_rnn": "nn.static_rnn",
+    "rnn.static_state_saving_rnn": "nn.static_state_saving_rnn",
+    "signal.frame": "signal.frame",
+    "signal.hamming_window": "signal.hamming_window",
+    "signal.hann_window": "signal.hann_window",
+    "signal.inverse_stft": "signal.inverse_stft",
+    "signal.inverse_stft_window_fn": "signal.inverse_stft_window_fn",
+    "signal.linear_to_mel_weight_matrix": "signal.linear_to_mel_weight_matrix",
+    "signal.mfccs_from_log_mel_spectrograms": "signal.mfccs_from_log_mel_spectrograms",
+    "signal.overlap_and_add": "signal.overlap_and_add",
+    "signal.stft": "signal.stft",
+    "stateless.stateless_multinomial": "random.stateless_multinomial",
+    "stateless.stateless_truncated_normal": "random.stateless_truncated_normal",
+    "tpu.DeviceAssignment": "tpu.experimental.DeviceAssignment",
+    "util.constant_value": "get_static_value",
+    "util.make_ndarray": "make_ndarray",
+    "util.make_tensor_proto": "make_tensor_proto",
+}
+
 CONTRIB = {
     **{f"tensorflow.contrib.data.{name}": Replacement(f"tensorflow.data.experimental.{name}")
        for name in _DATA_EXPERIMENTAL},
@@ -167,6 +230,8 @@ CONTRIB = {
     "tensorflow.contrib.estimator.clip_gradients_by_norm": Replacement(
         "estimator_bridge.compat.contrib_optimizers.clip_gradients_by_norm"),
     "tensorflow.contrib.opt.LazyAdamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LazyAdamOptimizer"),
+    **{f"tensorflow.contrib.{name}": Replacement(f"tensorflow.compat.v1.{target}")
+       for name, target in _SAME_OBJECT_IN_COMPAT_V1.items()},
 }
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"

@@ -9,6 +9,14 @@ distributions and the name scope are equal; three training steps of a Momentum o
 by clip_gradients_by_norm and of LazyAdam on an embedding table with a repeated index (sparse
 updates: TF 1.15's RefVariable path against current TF's resource-variable path) agree within
 rtol 1e-6 (measured 6.6e-7 on LazyAdam's second moment; float32 kernels of two TF versions).
+
+Fixture contrib/same_object_in_compat_v1: contrib names TF 1.15 exported as tf.compat.v1's own
+objects (contrib.signal through `from tensorflow.contrib import signal as contrib_signal`,
+framework.sort/argsort/is_tensor, util, metrics.set_*, stateless, nn.conv1d_transpose,
+eager.py_func): integer results equal, float results within rtol 1e-6 (measured: log-mel 7.6e-7,
+MFCCs 5.2e-7, the rest 0). The waveform is uniform noise: with a pure sine, the log of near-empty
+spectral bins differed by up to 7.3e-5 between TF 1.15's and TF 2.21's FFT kernels, which is the
+kernels, not the rewrite (stft itself is the same tf.signal code).
 """
 
 import pytest
@@ -17,19 +25,21 @@ from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT, current_python, oracle_env, oracle_python, run_json
 
 PROGRAM = REPO_ROOT / "tests" / "migrate" / "programs" / "run_fixture_compute.py"
-FIXTURE = REPO_ROOT / "tests" / "migrate" / "fixtures" / "contrib" / "contrib_equivalents"
+FIXTURES = REPO_ROOT / "tests" / "migrate" / "fixtures" / "contrib"
 RTOL = 1e-6
 
 
 @pytest.mark.oracle
-def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed():
-    expected = run_json(oracle_python("tf115"), PROGRAM, f"{FIXTURE}.before.py", cwd=REPO_ROOT)
+@pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1"])
+def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
+    fixture = FIXTURES / case
+    expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
     env = oracle_env()
     env["PYTHONPATH"] = str(REPO_ROOT)
-    ours = run_json(current_python(), PROGRAM, f"{FIXTURE}.after.py", env=env, cwd=REPO_ROOT)
+    ours = run_json(current_python(), PROGRAM, f"{fixture}.after.py", env=env, cwd=REPO_ROOT)
     assert (expected.pop("tensorflow"), ours.pop("tensorflow")) == ("1", "2")
     assert sorted(ours) == sorted(expected)
-    for key in ("scope", "clipped_name"):
-        assert ours.pop(key) == expected.pop(key)
+    for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size"):
+        assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, what=key)
