@@ -49,8 +49,11 @@ class FindingCollector:
         if not self.pending:
             return []
         located = starts(module, (node for node, _, _, _ in self.pending))
+        guarded = _attribute_guarded(module) if any(code in GUARDABLE for _, code, _, _ in self.pending) else set()
         found, seen = [], set()
         for node, code, message, hint in self.pending:
+            if code in GUARDABLE and id(node) in guarded:
+                message += GUARDED_NOTE
             line, column = located[id(node)]
             if (line, code, message) not in seen:
                 seen.add((line, code, message))
@@ -89,6 +92,67 @@ class FindingCollector:
             entry: Unsupported = unsupported.entry
             # The exact replacement when one is recorded, not the entry's general advice.
             self.report(node, entry.code, entry.message.format(name=display(name)), hint_for(name) or entry.hint)
+
+
+# A removed name used inside `try:` whose handler catches AttributeError (and does not re-raise):
+# version-compatible code (adanet's summary.py patches tf_v1.contrib.summary "if present"). On TF 2 the
+# lookup raises there and the fallback runs, so the warning says so instead of implying a crash.
+GUARDABLE = frozenset({"MIG301", "MIG302"})
+GUARDED_NOTE = (" (inside `try:` with an `except` that catches AttributeError: on TensorFlow 2 this lookup raises "
+                "there and the except branch runs, so nothing crashes; the try body is dead code unless that "
+                "fallback is not what you want)")
+_ATTRIBUTE_ERRORS = {"AttributeError", "Exception", "BaseException"}
+
+
+def _catches_attribute_error(handler: cst.ExceptHandler) -> bool:
+    """The handler catches AttributeError (bare, named, or in a tuple) and does not re-raise."""
+    kind = handler.type
+    if kind is None:
+        names = {"BaseException"}
+    elif isinstance(kind, cst.Tuple):
+        names = {dotted_name(element.value) for element in kind.elements}
+    else:
+        names = {dotted_name(kind)}
+    if not {name.rsplit(".", 1)[-1] for name in names if name} & _ATTRIBUTE_ERRORS:
+        return False
+    return not any(isinstance(statement, cst.SimpleStatementLine)
+                   and any(isinstance(small, cst.Raise) for small in statement.body)
+                   for statement in handler.body.body)
+
+
+class _GuardedNodes(cst.CSTVisitor):
+    """ids of every node inside the body of a `try` that one of its handlers guards against AttributeError."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+        self._depth = 0
+
+    def visit_Try(self, node: cst.Try) -> bool:
+        if self._depth == 0 and any(_catches_attribute_error(handler) for handler in node.handlers):
+            self._depth += 1
+            node.body.visit(self)
+            self._depth -= 1
+            for handler in node.handlers:
+                handler.visit(self)
+            if node.orelse is not None:
+                node.orelse.visit(self)
+            if node.finalbody is not None:
+                node.finalbody.visit(self)
+            return False
+        return True
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            return False  # a missing module raises ImportError, which the handler does not catch
+        if self._depth:
+            self.ids.add(id(node))
+        return super().on_visit(node)
+
+
+def _attribute_guarded(module: cst.Module) -> set[int]:
+    visitor = _GuardedNodes()
+    module.visit(visitor)
+    return visitor.ids
 
 
 # Codes about a whole package (TF-Slim, tensor2tensor): what to do is the same at every use, so a
