@@ -77,3 +77,107 @@ def _restart_validation_before_symbolic_build() -> None:
     _maybe_symbolic_build._restarts_validation = True
     _maybe_symbolic_build._original = original
     TensorFlowTrainer._maybe_symbolic_build = _maybe_symbolic_build
+
+
+
+def legacy_schedule_step(step):
+    """The step a `LearningRateSchedule` subclass's `__call__` got from TF 2.0-2.10's Keras optimizers: float32.
+
+    TF 2.x's Keras optimizers (OptimizerV2: `tf.keras.optimizers.*` up to TF 2.10, and
+    `tf.keras.optimizers.legacy.*` after) called a learning-rate schedule with
+    `tf.cast(self.iterations, var_dtype)`, the variables' dtype (float32; mixed precision keeps
+    float32 variables). Keras 3's optimizers call it with their int64 `iterations` variable itself,
+    so a schedule written for TF 2.0-2.10 computes with integers: `step // steps_per_epoch` is
+    integer division and `0.95 ** (epoch - 13)` raises "TypeError: Expected int64, but got 0.95"
+    (training-data-analyst keras_flowers_customtrainloop_tf2.1.ipynb's LRSchedule, TPU branch and
+    GPU branch). estimator-migrate writes `step = legacy_schedule_step(step)` as the first line of
+    such a `__call__`. Only what a Keras 3 optimizer passes (an integer `keras.Variable`) is cast;
+    a step the program passes by hand (`schedule(3)` to plot it) is returned as it is, as before.
+    """
+    import keras
+    import tensorflow as tf
+
+    if isinstance(step, keras.Variable) and "int" in str(step.dtype):
+        return tf.cast(step.value, tf.float32)
+    return step
+
+
+def apply_gradients(optimizer, grads_and_vars, *args, **kwargs):
+    """`optimizer.apply_gradients(grads_and_vars)` in a custom training loop, as Keras 2 ran it under a strategy.
+
+    A TF 2.x custom training loop (`@tf.function def train_step(...)` ... `optimizer.apply_gradients
+    (...)`, called per replica with `strategy.run` / `experimental_run_v2` from Python) let Keras 2
+    create the optimizer's variables (iterations, slots) inside that first traced call. Keras 3's
+    optimizer does the same, and with two or more replicas (a TPU, MirroredStrategy) the first call
+    fails: "You must feed a value for placeholder tensor 'cond/else/_1/cond/Placeholder' with
+    dtype int32" (measured on Keras 3.15 / TF 2.21 over 2 and 8 replicas; one replica runs; Keras
+    2.15 runs; training-data-analyst keras_flowers_customtrainloop_tf2.1.ipynb's TPU branch).
+    Building the optimizer outside the traced function first (`tf.init_scope()`) creates the same
+    variables with the same initial values: the losses equal Keras 2.15's (tests). Anything that is
+    not a Keras 3 optimizer (a `tf.compat.v1.train` optimizer) is called as it is.
+
+    Keras 2's other parameters, which Keras 3's `apply_gradients(grads_and_vars)` refuses (TypeError):
+    `name` (an op name) is dropped; `experimental_aggregate_gradients=True` (the default) is
+    dropped; `False` (the loop all-reduced the gradients itself) raises: Keras 3 always aggregates
+    over the replicas, so the gradients would be summed twice.
+    """
+    import keras
+    import tensorflow as tf
+
+    if not isinstance(optimizer, keras.optimizers.Optimizer):
+        return optimizer.apply_gradients(grads_and_vars, *args, **kwargs)
+    keras2 = dict(zip(("name", "experimental_aggregate_gradients"), args))
+    keras2.update(kwargs)
+    unknown = set(keras2) - {"name", "experimental_aggregate_gradients"}
+    if unknown:
+        raise TypeError(f"apply_gradients() got unexpected keyword arguments {sorted(unknown)}")
+    if keras2.get("experimental_aggregate_gradients", True) is False:
+        raise NotImplementedError(
+            "apply_gradients(..., experimental_aggregate_gradients=False): Keras 3 optimizers always "
+            "aggregate the gradients over the replicas, so gradients this loop all-reduced itself would be "
+            "summed again; pass the per-replica gradients and drop the loop's own all-reduce")
+    if not optimizer.built:
+        grads_and_vars = list(grads_and_vars)
+        with tf.init_scope():
+            optimizer.build([variable for _, variable in grads_and_vars])
+    return optimizer.apply_gradients(grads_and_vars)
+
+
+def _arrays(value) -> bool:
+    """numpy arrays (or lists/tuples/dicts of them), what TF 1.x's Keras fed through a session."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        return True
+    if isinstance(value, (list, tuple)) and value:
+        return all(isinstance(v, np.ndarray) for v in value)
+    if isinstance(value, dict) and value:
+        return all(isinstance(v, np.ndarray) for v in value.values())
+    return False
+
+
+def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
+    """`model.fit(...)` of a TF 1.x program: TF 1.x's meaning of arrays with `steps_per_epoch` and no batch size.
+
+    TF 1.x's Keras (graph mode, no distribution strategy) fed the *whole* arrays at every one of
+    the `steps_per_epoch` steps when `fit(x, y, steps_per_epoch=N)` had no `batch_size`; TF 2.x's
+    Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) instead, so every step
+    and every loss changes (tensorflow/tpu tools/colab/classification_iris_data_with_keras.ipynb
+    of TF 1.14, CPU path: `fit(train_x.values, train_y.values, steps_per_epoch=5, epochs=50)`;
+    measured from the same initial weights, TF 1.15 and Keras 3 with the full arrays repeated
+    agree to the printed digit, Keras 3 as written does not). For numpy inputs without
+    `batch_size`, `validation_split` and `sample_weight`, on a model built outside any strategy,
+    this fits on `Dataset.from_tensors((x, y)).repeat()` (the full arrays, N times per epoch).
+    Anything else (datasets, generators, a batch size, a model of a TPU/Mirrored strategy, where
+    TF 1.x split the arrays into batches too) is `model.fit(...)` as written.
+    """
+    import tensorflow as tf
+
+    strategy = getattr(model, "distribute_strategy", None)
+    default = strategy is None or type(strategy).__name__ == "_DefaultDistributionStrategy"
+    if (batch_size is None and not args and kwargs.get("steps_per_epoch") and _arrays(x)
+            and (y is None or _arrays(y)) and default and not kwargs.get("validation_split")
+            and kwargs.get("sample_weight") is None):
+        data = tf.data.Dataset.from_tensors(x if y is None else (x, y)).repeat()
+        return model.fit(data, None, None, *args, **kwargs)
+    return model.fit(x, y, batch_size, *args, **kwargs)

@@ -29,6 +29,25 @@
   since what `x` is cannot be seen here (tensorflow/tpu's shakespeare colab primed its stateful
   model with `prediction_model.reset_states()`: AttributeError after a MIG207 report before).
 
+- `class S(tf.keras.optimizers.schedules.LearningRateSchedule)`: its `__call__(self, step)` gets
+  `step = estimator_bridge.compat.keras_methods.legacy_schedule_step(step)` as its first line (after
+  a docstring). TF 2.0-2.10's Keras optimizers called a schedule with the step cast to float32;
+  Keras 3's pass their int64 iterations variable, so integer arithmetic (`step // n`, then
+  `0.95 ** epoch`: TypeError; `tf.math.rsqrt(step)`: no int kernel) broke (training-data-analyst
+  keras_flowers_customtrainloop_tf2.1.ipynb). The helper casts exactly what a Keras 3 optimizer
+  passes. A `__call__` whose body does not start with a simple statement is left (none seen).
+- `optimizer.apply_gradients(gv, ...)` in a file that may run under a strategy ->
+  `estimator_bridge.compat.keras_methods.apply_gradients(optimizer, gv, ...)`: a Keras 3 optimizer
+  first built inside a `tf.function` run per replica by `strategy.run` failed with two or more
+  replicas ("You must feed a value for placeholder tensor ... cond/Placeholder"; Keras 2 ran it:
+  the same notebook's custom loop); the helper builds an unbuilt Keras 3 optimizer outside the
+  traced function first and passes every other optimizer through.
+
+- `strategy.make_dataset_iterator(...)` / `make_input_fn_iterator` / `experimental_run(...)` (TF 1.x
+  StrategyV1 methods, tensorflow/tpu tools/colab/custom_training.ipynb with
+  tf.contrib.distribute.TPUStrategy and a tf.Session loop), in a file that names a strategy:
+  MIG203, no rewrite (TF 2.x strategies have no such methods).
+
 The receiver of a method is not resolved (it is the user's model object); calls on TensorFlow
 modules themselves are never touched.
 """
@@ -51,6 +70,18 @@ INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
 INPUT_HELPER = "estimator_bridge.compat.keras_input.Input"
 RESET_STATES_HELPER = "estimator_bridge.compat.keras_methods.reset_states"
 VALIDATION_HELPER = "estimator_bridge.compat.keras_methods.restarted_each_epoch"
+SCHEDULE_HELPER = "estimator_bridge.compat.keras_methods.legacy_schedule_step"
+APPLY_GRADIENTS_HELPER = "estimator_bridge.compat.keras_methods.apply_gradients"
+_APPLY_GRADIENTS_CALL = re.compile(r"\.\s*apply_gradients\s*\(")
+# TF 1.x distribution-strategy methods (StrategyV1, tf.contrib.distribute.TPUStrategy) that TF 2.x
+# strategies do not have; the session loop around them has no faithful rewrite.
+STRATEGY_V1_METHODS = frozenset({"make_dataset_iterator", "make_input_fn_iterator", "experimental_run"})
+_STRATEGY_V1_CALL = re.compile(r"\.\s*(?:%s)\s*\(" % "|".join(sorted(STRATEGY_V1_METHODS)))
+# Base classes of user learning-rate schedules (canonical names: tf.keras.optimizers.schedules.*,
+# tf.optimizers.schedules.*, the TF 2.x-internal module path).
+SCHEDULE_BASES = frozenset({"keras.optimizers.schedules.LearningRateSchedule",
+                            "tensorflow.optimizers.schedules.LearningRateSchedule",
+                            "keras.optimizer_v2.learning_rate_schedule.LearningRateSchedule"})
 # A file that may run Keras under a tf.distribute strategy (where the validation restart fails).
 _STRATEGY_WORDS = re.compile(r"Strategy\b|\bget_strategy\b|\bkeras_to_tpu_model\b")
 _VALIDATION_STEPS = re.compile(r"\bvalidation_steps\s*=")
@@ -78,8 +109,23 @@ def text_may_need_keras_rewrite(text: str) -> bool:
         return True
     if "tensor" in text and _INPUT_TENSOR.search(text):
         return True
+    if _schedule_calls_to_cast(text) or _apply_gradients_to_wrap(text):
+        return True
+    if _STRATEGY_V1_CALL.search(text) and _STRATEGY_WORDS.search(text):
+        return True
     return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
         "save_weights" in text or "ModelCheckpoint" in text)
+
+
+def _apply_gradients_to_wrap(text: str) -> bool:
+    """More `.apply_gradients(` calls than helper calls, in a file that may use a strategy."""
+    calls = len(_APPLY_GRADIENTS_CALL.findall(text))
+    return calls > 2 * text.count("keras_methods.apply_gradients(") and _STRATEGY_WORDS.search(text) is not None
+
+
+def _schedule_calls_to_cast(text: str) -> bool:
+    """A `__call__` in a file naming LearningRateSchedule, more of them than cast steps."""
+    return "LearningRateSchedule" in text and text.count("def __call__") > text.count("legacy_schedule_step(")
 
 
 def _validation_steps_to_wrap(text: str) -> bool:
@@ -207,14 +253,82 @@ def _weight_path(call: cst.Call, is_checkpoint) -> tuple[cst.BaseExpression, boo
     return None
 
 
-def start(rewrite, module: cst.Module) -> dict[str, str]:
-    """The weight-file literals this module writes, old body -> Keras 3 body."""
+class _State:
+    """Per module: weight-file literals (old body -> Keras 3 body) and schedule `__call__` anchors."""
+
+    def __init__(self, renamed: dict[str, str], anchors: dict[int, tuple[str, bool]]) -> None:
+        self.renamed = renamed
+        self.anchors = anchors   # id(statement line) -> (step parameter, insert after the line?)
+
+
+def start(rewrite, module: cst.Module) -> _State:
     text = rewrite.source_text
-    if "save_weights" not in text and "ModelCheckpoint" not in text:
-        return {}
-    finder = _SavedWeightLiterals(lambda call: is_checkpoint(rewrite, call))
-    module.visit(finder)
-    return finder.renamed
+    renamed: dict[str, str] = {}
+    if "save_weights" in text or "ModelCheckpoint" in text:
+        finder = _SavedWeightLiterals(lambda call: is_checkpoint(rewrite, call))
+        module.visit(finder)
+        renamed = finder.renamed
+    anchors: dict[int, tuple[str, bool]] = {}
+    if _schedule_calls_to_cast(text):
+        schedules = _ScheduleCalls(rewrite)
+        module.visit(schedules)
+        anchors = schedules.anchors
+    return _State(renamed, anchors)
+
+
+class _ScheduleCalls(cst.CSTVisitor):
+    """Where to cast the step in the `__call__` of each LearningRateSchedule subclass."""
+
+    def __init__(self, rewrite) -> None:
+        self.rewrite = rewrite
+        self.anchors: dict[int, tuple[str, bool]] = {}
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if not isinstance(node.body, cst.IndentedBlock) or not any(
+                _key(self.rewrite, base.value) in SCHEDULE_BASES for base in node.bases if base.keyword is None):
+            return
+        for statement in node.body.body:
+            if isinstance(statement, cst.FunctionDef) and statement.name.value == "__call__":
+                anchor = _step_anchor(statement)
+                if anchor is not None:
+                    self.anchors[id(anchor[0])] = anchor[1:]
+
+
+def _is_docstring(line: cst.BaseStatement) -> bool:
+    return isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr) \
+        and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def _step_anchor(function: cst.FunctionDef) -> tuple[cst.SimpleStatementLine, str, bool] | None:
+    """(line next to which the cast goes, step parameter, after the line?), or None."""
+    params = function.params.params
+    if len(params) < 2 or not isinstance(function.body, cst.IndentedBlock) or not function.body.body:
+        return None
+    step = params[1].name.value
+    body = list(function.body.body)
+    after = _is_docstring(body[0])
+    index = 1 if after else 0
+    if index < len(body) and isinstance(body[index], cst.SimpleStatementLine) \
+            and "legacy_schedule_step" in cst.Module([]).code_for_node(body[index]):
+        return None   # already migrated
+    if after:
+        return body[0], step, True
+    first = body[0]
+    if not isinstance(first, cst.SimpleStatementLine) or any(isinstance(s, cst.ImportFrom) for s in first.body):
+        return None
+    return first, step, False
+
+
+def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine):
+    """Insert `step = legacy_schedule_step(step)` at a schedule `__call__`'s start."""
+    anchor = rewrite.state[NAME].anchors.get(id(original_node))
+    if anchor is None:
+        return None
+    step, after = anchor
+    cast = cst.SimpleStatementLine([cst.Assign(
+        targets=[cst.AssignTarget(cst.Name(step))],
+        value=cst.Call(func=rewrite.spell(SCHEDULE_HELPER), args=[cst.Arg(cst.Name(step))]))])
+    return cst.FlattenSentinel([updated_node, cast] if after else [cast, updated_node])
 
 
 def _key(rewrite, func: cst.BaseExpression) -> str | None:
@@ -257,6 +371,14 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                  "no options and writes through the host's Python, so TF's I/O-device option (a TPU "
                  "worker writing to this machine's disk) has nothing to do",
                  "nothing to do; a TPU Node writes local files through the host under Keras 3")]
+    elif _is_method(rewrite, call, STRATEGY_V1_METHODS) and _STRATEGY_WORDS.search(rewrite.source_text):
+        name = call.func.attr.value
+        return [(call, "MIG203", f"`.{name}(...)` is a TF 1.x distribution-strategy method (tf.contrib."
+                 "distribute.TPUStrategy, StrategyV1): TF 2.x strategies have none (AttributeError), and the "
+                 "session loop around it has no faithful rewrite",
+                 "iterate `strategy.experimental_distribute_dataset(dataset)` in Python and call "
+                 "`strategy.run(step_fn, args=(batch,))` inside a `@tf.function`; run the metrics and "
+                 "optimizer eagerly instead of through session.run")]
     elif _key(rewrite, call.func) in LEARNING_PHASE:
         return [(call, "MIG207", f"`{dotted_name(call.func)}` has no effect in Keras 3 (no global learning "
                  "phase): rewritten to estimator_bridge's recorder, which warns at run time",
@@ -283,6 +405,10 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         return updated_node.with_changes(func=rewrite.spell(LEARNING_PHASE[key]))
     if _is_input_on_a_tensor(rewrite, original_node):
         return updated_node.with_changes(func=rewrite.spell(INPUT_HELPER))
+    if _is_method(rewrite, original_node, {"apply_gradients"}):
+        wrapped = _apply_gradients_wrapped(rewrite, original_node, updated_node)
+        if wrapped is not None:
+            return wrapped
     if _is_method(rewrite, original_node, {"reset_states"}) and not original_node.args:
         return cst.Call(func=rewrite.spell(RESET_STATES_HELPER), args=[cst.Arg(updated_node.func.value)])
     if _is_method(rewrite, original_node, REMOVED_METHODS):
@@ -302,7 +428,7 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
             return wrapped
     keywords = _keyword_changes(rewrite, original_node, updated_node)
     result = keywords if keywords is not None else updated_node
-    literals = rewrite.state[NAME]
+    literals = rewrite.state[NAME].renamed
     if not literals:
         return keywords
     found = _weight_path(original_node, lambda call: is_checkpoint(rewrite, call))
@@ -311,6 +437,20 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         return keywords
     renamed = _rename_path_argument(literals, result)
     return renamed if renamed is not None else keywords
+
+
+def _apply_gradients_wrapped(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.Call | None:
+    """`opt.apply_gradients(gv, ...)` -> `<helper>(opt, gv, ...)` in a file that may use a strategy."""
+    if not _STRATEGY_WORDS.search(rewrite.source_text):
+        return None
+    if (dotted_name(original_node.func) or "").endswith("keras_methods.apply_gradients"):
+        return None   # the helper itself (already migrated)
+    args = list(updated_node.args)
+    if not args or args[0].star or (args[0].keyword is not None and args[0].keyword.value != "grads_and_vars"):
+        return None
+    receiver = cst.Arg(updated_node.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return cst.Call(func=rewrite.spell(APPLY_GRADIENTS_HELPER), args=[receiver, *args],
+                    whitespace_before_args=updated_node.whitespace_before_args)
 
 
 def _validation_restarted(rewrite, call: cst.Call) -> cst.Call | None:
@@ -394,6 +534,7 @@ CODEMOD = Codemod(
     order=14,
     start=start,
     leave_call=leave_call,
+    leave_statement=leave_statement,
     call_findings=call_findings,
     claimed_by_call=claimed_by_call,
     structural_keys=frozenset(LEARNING_PHASE),

@@ -97,3 +97,128 @@ def test_without_the_helper_keras_3_still_fails_here():
             _fit_with_validation_steps(wrap=False, learning_rate=0.1)
     finally:
         TensorFlowTrainer._maybe_symbolic_build = patched
+
+
+def test_a_schedule_gets_a_float32_step_from_a_keras_3_optimizer_and_hand_calls_pass_through():
+    """TF 2.0-2.10's optimizers called a LearningRateSchedule with the step cast to float32; Keras 3
+    passes its int64 iterations variable (training-data-analyst keras_flowers_customtrainloop_tf2.1)."""
+    import keras
+
+    from estimator_bridge.compat.keras_methods import legacy_schedule_step
+
+    seen = []
+
+    class Schedule(keras.optimizers.schedules.LearningRateSchedule):
+        def __call__(self, step):
+            step = legacy_schedule_step(step)
+            seen.append(step.dtype)
+            return 0.1 * 0.5 ** (step // 2)
+
+    optimizer = keras.optimizers.SGD(Schedule())
+    variable = keras.Variable(1.0)
+    optimizer.apply_gradients([(tf.constant(1.0), variable)])
+    assert seen == [tf.float32]
+    assert legacy_schedule_step(3) == 3          # by hand: as the program passed it
+
+
+def test_apply_gradients_builds_a_keras_3_optimizer_before_a_per_replica_tf_function():
+    """Two replicas, `@tf.function` step run by `strategy.run` from Python: Keras 3 alone fails at the
+    first step (placeholder error, pinned below); through the helper the losses equal Keras 2.15's
+    (recorded from TF 2.15 running this loop with tf.keras.optimizers.SGD, measured 2026-11-25)."""
+    import keras
+
+    from estimator_bridge.compat.keras_methods import apply_gradients
+
+    def run(helper):
+        strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+        with strategy.scope():
+            model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+            model.set_weights([np.linspace(-1, 1, w.size).reshape(w.shape).astype(np.float32)
+                               for w in model.get_weights()])
+            optimizer = keras.optimizers.SGD(momentum=0.9, nesterov=True, learning_rate=0.01)
+
+        @tf.function
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            pairs = zip(grads, model.trainable_variables)
+            apply_gradients(optimizer, pairs) if helper else optimizer.apply_gradients(pairs)
+            return loss
+
+        data = tf.data.Dataset.from_tensor_slices((np.linspace(0, 1, 128).reshape(32, 4).astype(np.float32),
+                                                   np.zeros((32, 3), np.float32))).batch(8)
+        return [float(strategy.reduce("MEAN", strategy.run(step, args=batch), axis=None))
+                for batch in strategy.experimental_distribute_dataset(data)]
+
+    np.testing.assert_allclose(run(helper=True), [0.79256546, 1.0260136, 1.2034338, 1.2224462], rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="placeholder"):
+        run(helper=False)
+
+
+def test_apply_gradients_drops_keras_2s_op_name_and_refuses_unaggregated_gradients():
+    import keras
+
+    from estimator_bridge.compat.keras_methods import apply_gradients
+
+    variable = keras.Variable(1.0)
+    optimizer = keras.optimizers.SGD(0.5)
+    apply_gradients(optimizer, [(tf.constant(1.0), variable)], name="step", experimental_aggregate_gradients=True)
+    assert float(variable.numpy()) == 0.5
+    with pytest.raises(NotImplementedError, match="aggregate"):
+        apply_gradients(optimizer, [(tf.constant(1.0), variable)], experimental_aggregate_gradients=False)
+
+
+# TF 1.15 (.oracle/tf115, CPU) running this model from these weights with `fit(x, y, steps_per_epoch=5,
+# epochs=3, shuffle=False)`, twice, identical: tests/migrate/programs/keras_tf1_fit_arrays.py (the
+# live comparison is tests/migrate/test_keras_tf1_fit.py).
+TF115_FULL_ARRAY_LOSSES = [0.9342163681983948, 0.6967511653900147, 0.5803091406822205]
+
+
+def _iris_like():
+    rng = np.random.RandomState(0)
+    y = rng.randint(0, 3, 120).astype(np.int32)
+    x = (np.array([[5.0, 3.4, 1.5, 0.2], [5.9, 2.8, 4.3, 1.3], [6.6, 3.0, 5.6, 2.0]])[y]
+         + rng.normal(0, 0.3, (120, 4))).astype(np.float32)
+    return x, y
+
+
+def _iris_model():
+    import keras
+
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(10, activation="relu"),
+                              keras.layers.Dense(3, activation="softmax")])
+    rng = np.random.RandomState(1)
+    model.set_weights([rng.uniform(-0.5, 0.5, w.shape).astype(np.float32) for w in model.get_weights()])
+    model.compile(keras.optimizers.Adagrad(learning_rate=0.1), "sparse_categorical_crossentropy")
+    return model
+
+
+def test_fit_tf1_feeds_the_full_arrays_at_every_step_as_tf_1_15s_keras_did():
+    """tensorflow/tpu classification_iris_data_with_keras.ipynb (TF 1.14): `fit(x, y, steps_per_epoch=5)`
+    without batch_size. TF 1.15 (graph mode, no strategy) ran 5 steps on all 120 rows per epoch; Keras 3
+    runs 5 batches of 24. The helper reproduces TF 1.15: the losses below were printed by TF 1.15
+    running this model from these weights on these arrays (measured 2026-11-25, .oracle/tf115)."""
+    from estimator_bridge.compat.keras_methods import fit_tf1
+
+    x, y = _iris_like()
+    history = fit_tf1(_iris_model(), x, y, steps_per_epoch=5, epochs=3, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], TF115_FULL_ARRAY_LOSSES, rtol=1e-5)
+    as_written = _iris_model().fit(x, y, steps_per_epoch=5, epochs=3, verbose=0, shuffle=False)
+    assert not np.allclose(as_written.history["loss"], TF115_FULL_ARRAY_LOSSES, rtol=1e-3)
+
+
+def test_fit_tf1_leaves_datasets_batch_sizes_and_strategy_models_as_keras_runs_them():
+    from estimator_bridge.compat.keras_methods import fit_tf1
+
+    x, y = _iris_like()
+    for kwargs in ({"batch_size": 24}, {}):
+        ours = fit_tf1(_iris_model(), x, y, steps_per_epoch=5, epochs=2, verbose=0, shuffle=False, **kwargs)
+        theirs = _iris_model().fit(x, y, batch_size=24, steps_per_epoch=5, epochs=2, verbose=0, shuffle=False)
+        if kwargs:
+            np.testing.assert_allclose(ours.history["loss"], theirs.history["loss"], rtol=1e-6)
+    with tf.distribute.MirroredStrategy(["/cpu:0"]).scope():
+        model = _iris_model()
+    ours = fit_tf1(model, x, y, steps_per_epoch=5, epochs=2, verbose=0, shuffle=False)
+    theirs = _iris_model().fit(x, y, steps_per_epoch=5, epochs=2, verbose=0, shuffle=False)
+    np.testing.assert_allclose(ours.history["loss"], theirs.history["loss"], rtol=1e-6)

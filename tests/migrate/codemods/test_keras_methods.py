@@ -97,3 +97,101 @@ def test_validation_steps_without_any_strategy_in_the_file_is_left_alone():
 
         model.fit(train, epochs=3, validation_data=valid, validation_steps=1)
         """)
+
+
+def test_a_learning_rate_schedule_subclass_gets_the_float_step_tf_2_0_to_2_10_gave_it():
+    """GoogleCloudPlatform/training-data-analyst @ 909c685fd keras_flowers_customtrainloop_tf2.1.ipynb:
+    `LRSchedule.__call__(self, step)` computed `step // steps_per_epoch` and `0.95 ** (epoch - 13)`;
+    TF 2.1's optimizer passed float32, Keras 3 passes the int64 iterations variable: "TypeError:
+    Expected int64, but got 0.95" on both branches. The cast goes after a docstring, once; a class
+    that is no LearningRateSchedule is left alone."""
+    assert_codemod(NAME, '''
+        import tensorflow as tf
+        from tensorflow.keras.optimizers.schedules import LearningRateSchedule as LRS
+
+        class LRSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
+            def __call__(self, step):
+                return lrfn_tffun(epoch=step // steps_per_epoch)
+
+        class CustomSchedule(LRS):
+            def __call__(self, step):
+                """Noam."""
+                arg1 = tf.math.rsqrt(step)
+                return arg1
+
+        class NotASchedule(object):
+            def __call__(self, step):
+                return step
+        ''', '''
+        import tensorflow as tf
+        from tensorflow.keras.optimizers.schedules import LearningRateSchedule as LRS
+        import estimator_bridge.compat.keras_methods
+
+        class LRSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
+            def __call__(self, step):
+                step = estimator_bridge.compat.keras_methods.legacy_schedule_step(step)
+                return lrfn_tffun(epoch=step // steps_per_epoch)
+
+        class CustomSchedule(LRS):
+            def __call__(self, step):
+                """Noam."""
+                step = estimator_bridge.compat.keras_methods.legacy_schedule_step(step)
+                arg1 = tf.math.rsqrt(step)
+                return arg1
+
+        class NotASchedule(object):
+            def __call__(self, step):
+                return step
+        ''')
+
+
+def test_apply_gradients_in_a_file_with_a_strategy_goes_through_the_helper_that_builds_first():
+    """The same notebook's custom loop: `optimizer.apply_gradients(...)` in a tf.function run per
+    replica by `strategy.run` failed on Keras 3 with 2+ replicas (placeholder error) at the first
+    step. Receivers that are TensorFlow modules, and files without a strategy, are left alone."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+
+        @tf.function
+        def train_step(x):
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            self.opt.apply_gradients(grads_and_vars=pairs)
+            tf.keras.optimizers.Optimizer.apply_gradients(opt, pairs)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        strategy = tf.distribute.MirroredStrategy()
+
+        @tf.function
+        def train_step(x):
+            estimator_bridge.compat.keras_methods.apply_gradients(optimizer, zip(grads, model.trainable_variables))
+            estimator_bridge.compat.keras_methods.apply_gradients(self.opt, grads_and_vars=pairs)
+            tf.keras.optimizers.Optimizer.apply_gradients(opt, pairs)
+        """)
+    assert_unchanged(NAME, """
+        import tensorflow as tf
+
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        """)
+
+
+def test_tf1_strategy_methods_are_reported_since_tf2_strategies_have_none():
+    """tensorflow/tpu @ 58086fa tools/colab/custom_training.ipynb (TF 1.14): tf.contrib.distribute.
+    TPUStrategy's `make_dataset_iterator` and `experimental_run` in a tf.Session loop. The migrated
+    tf.distribute.TPUStrategy has neither (AttributeError); the loop has no faithful rewrite."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.TPUStrategy(resolver)
+        train_iterator = strategy.make_dataset_iterator(train_dataset)
+        dist_train = strategy.experimental_run(train_step, train_iterator).values
+        """, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.TPUStrategy(resolver)
+        train_iterator = strategy.make_dataset_iterator(train_dataset)
+        dist_train = strategy.experimental_run(train_step, train_iterator).values
+        """, findings=["4:18 MIG203", "5:14 MIG203"])

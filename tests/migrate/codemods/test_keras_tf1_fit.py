@@ -1,0 +1,61 @@
+"""KerasTF1FitSteps: `fit(x, y, steps_per_epoch=N)` without batch_size in TF 1.x files."""
+
+from tests.migrate.codemods.support import assert_codemod, assert_unchanged
+
+NAME = "KerasTF1FitSteps"
+
+
+def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper():
+    """tensorflow/tpu @ 3affd15 tools/colab/classification_iris_data_with_keras.ipynb (TF 1.14):
+    TF 1.x fed the full arrays at each step, Keras 3 cuts them into batches. A dataset or generator
+    (one positional argument), a batch size (keyword or third positional) and a TensorFlow module's
+    own fit are left alone."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        model.fit(train_x.values, train_y.values, steps_per_epoch = steps_per_epoch, epochs=epochs)
+        model.fit(dataset, steps_per_epoch=5, epochs=3)
+        model.fit(x, y, 32, steps_per_epoch=5)
+        model.fit(x, y, batch_size=8, steps_per_epoch=5)
+        model.fit(x, y, epochs=3)
+        tf.keras.Model.fit(m, x, steps_per_epoch=3)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        estimator_bridge.compat.keras_methods.fit_tf1(model, train_x.values, train_y.values, steps_per_epoch = steps_per_epoch, epochs=epochs)
+        model.fit(dataset, steps_per_epoch=5, epochs=3)
+        model.fit(x, y, 32, steps_per_epoch=5)
+        model.fit(x, y, batch_size=8, steps_per_epoch=5)
+        model.fit(x, y, epochs=3)
+        tf.keras.Model.fit(m, x, steps_per_epoch=3)
+        """)
+
+
+def test_validation_of_the_same_call_is_still_restarted_each_epoch_under_a_strategy():
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.get_strategy()
+        model.fit(x, y, steps_per_epoch=5, validation_data=valid, validation_steps=1)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        strategy = tf.distribute.get_strategy()
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, steps_per_epoch=5, validation_data=estimator_bridge.compat.keras_methods.restarted_each_epoch(valid), validation_steps=1)
+        """)
+
+
+def test_files_written_against_tf2_keep_keras_meaning():
+    """In TF 2.x, fit(arrays, steps_per_epoch=N) already cut N batches, as Keras 3 does. (A file with
+    no TF2-only name is read as TF1, e.g. the 2020 iris colab, `tf.distribute.experimental.TPUStrategy`
+    being TF 1.14's too: there the model is compiled under the strategy and the helper runs `fit` as
+    written, what TF 1.14 did under a TPUStrategy.)"""
+    from migrate.engine import migrate_text
+
+    source = ("import tensorflow as tf\n"
+              "print(tf.config.list_logical_devices('TPU'))\n"
+              "model.fit(x, y, steps_per_epoch=5, epochs=50)\n")
+    assert "fit_tf1" not in migrate_text(source, "tf2.py")[0]
+    assert "fit_tf1(model, x, y" in migrate_text(source.replace("tf.config.list_logical_devices", "len"), "tf1.py")[0]
