@@ -140,9 +140,12 @@ def defined_names(tree: ast.Module) -> set[str]:
 
 def spellings(dotted: str) -> list[str]:
     """How a finding may write `dotted` or its dotted prefixes (>= 3 parts): tensorflow.X and tf.X,
-    and as the import statement that names it."""
+    and as the import statement that names it; a two-part tensorflow.X as `tf.X` in backticks (was
+    never matched, so `tf.trainable_variables` counted as silent under the MIG305 naming it)."""
     parts = dotted.split(".")
     out = [f"import {dotted}", f"from {'.'.join(parts[:-1])} import {parts[-1]}"]
+    if len(parts) == 2 and parts[0] == "tensorflow":  # the whole name, however short (`tf.trainable_variables`)
+        out.append(f"`tf.{parts[1]}`")
     for end in range(len(parts), 2, -1):
         name = ".".join(parts[:end])
         out.append(name)
