@@ -3,14 +3,19 @@
 The batch sizes are TPUEstimator's (`contract/batching.py`, docs/semantics.md section 2); here
 they become datasets: with PER_HOST_V1 each replica's model_fn sees a contiguous slice of the
 global batch, with PER_HOST_V2 replica k gets the k-th consecutive batch. input_fn may return a Dataset (elements `features` or
-`(features, labels)`), a `(features, labels)` tuple of tensors, or features alone; tensors are
-repeated as one constant batch (they are evaluated once, eagerly: a random op in input_fn is
-not re-drawn every step as it was in a TF1 session).
+`(features, labels)`), a `(features, labels)` tuple of tensors, or features alone (labels None
+counts as none, as in TF 1.15). Tensors are what a TF1 session evaluated once per step: an input_fn
+returning `dataset.make_one_shot_iterator().get_next()` gave the next batch every step and ended
+with OutOfRange, a random op in it was re-drawn. Such input_fns are traced once more as a TF1
+graph (`tf.compat.v1.wrap_function`) whose every call is one session.run of them; constant
+tensors (no stateful op) stay one repeated batch.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import itertools
 
 import tensorflow as tf
 
@@ -43,16 +48,80 @@ class DistributedInput:
 UNKNOWN_STEPS = -1
 
 
-def _as_dataset(result, input_fn):
+def _as_dataset(result, input_fn, call_again):
     if isinstance(result, tf.data.Dataset):
         return result
-    if isinstance(result, tuple) and len(result) == 2:
-        return tf.data.Dataset.from_tensors(result).repeat()
-    if isinstance(result, tuple):
+    if isinstance(result, tuple) and len(result) != 2:
         raise ValueError(
             f"input_fn ({getattr(input_fn, '__name__', input_fn)}) returned a tuple of "
             f"{len(result)} elements; return a Dataset, a (features, labels) pair or features.")
-    return tf.data.Dataset.from_tensors(result).repeat()
+    return _tensors_as_dataset(_drop_none_labels(result), call_again)
+
+
+def _drop_none_labels(result):
+    """`(features, None)` is features alone, as TF 1.15's parse_input_fn_result read it."""
+    if isinstance(result, tuple) and len(result) == 2 and result[1] is None:
+        return result[0]
+    return result
+
+
+def _tensors_as_dataset(result, call_again):
+    """Tensors input_fn returned, as the per-step batches a TF1 session gave (module doc).
+
+    `call_again()` calls input_fn once more; inside `wrap_function` it builds TF1 graph ops
+    (one-shot iterators, random ops) whose state lives with the wrapped function, so every call
+    of it is one step's `session.run` of the returned tensors, and OutOfRange ends the data.
+    """
+    initializers = []
+    with _one_shot_iterators_initialised_by(initializers):
+        graph_fn = tf.compat.v1.wrap_function(lambda: _drop_none_labels(call_again()), signature=[])
+    if not any(op.op_def.is_stateful for op in graph_fn.graph.get_operations()):
+        return tf.data.Dataset.from_tensors(result).repeat()
+    structure = graph_fn.structured_outputs
+    signature = tf.nest.map_structure(tf.type_spec_from_value, structure)
+    initialise = graph_fn.prune(feeds=[], fetches=initializers) if initializers else None
+
+    def batches():
+        if initialise is not None:
+            initialise()
+        while True:
+            try:
+                values = graph_fn()
+            except tf.errors.OutOfRangeError:
+                return
+            yield tf.nest.pack_sequence_as(structure, tf.nest.flatten(values))
+
+    return tf.data.Dataset.from_generator(batches, output_signature=signature)
+
+
+_iterator_names = itertools.count()
+
+
+@contextlib.contextmanager
+def _one_shot_iterators_initialised_by(initializers):
+    """make_one_shot_iterator in the wrapped graph, as an iterator its first call initialises.
+
+    TF2's graph-mode one-shot iterator refuses datasets holding a resource (`.cache()`, a
+    shuffle seed generator: "Cannot capture a stateful node"), which TF 1.15 accepted; an
+    initializable iterator takes any dataset. Its shared name keeps its position from one call
+    of the wrapped function to the next.
+    """
+    from tensorflow.python.data.ops import dataset_ops
+
+    def one_shot(dataset):
+        iterator = tf.compat.v1.data.Iterator.from_structure(
+            tf.compat.v1.data.get_output_types(dataset), tf.compat.v1.data.get_output_shapes(dataset),
+            shared_name=f"estimator_bridge_input_{next(_iterator_names)}",
+            output_classes=tf.compat.v1.data.get_output_classes(dataset))
+        initializers.append(iterator.make_initializer(dataset))
+        return iterator
+
+    original = dataset_ops.DatasetV1._make_one_shot_iterator
+    dataset_ops.DatasetV1._make_one_shot_iterator = one_shot
+    try:
+        yield
+    finally:
+        dataset_ops.DatasetV1._make_one_shot_iterator = original
 
 
 def _split_element(dataset):
@@ -92,9 +161,11 @@ def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
     if input_batch is not None:
         input_params["batch_size"] = input_batch
     with tf.device("/cpu:0"):
-        result = calling.call_input_fn(input_fn, mode=mode, params=input_params, config=config,
-                                       require_params=require_params)
-        dataset, has_labels = _split_element(_as_dataset(result, input_fn))
+        def call():
+            return calling.call_input_fn(input_fn, mode=mode, params=input_params, config=config,
+                                         require_params=require_params)
+
+        dataset, has_labels = _split_element(_as_dataset(call(), input_fn, call))
     if pad_to_batch is not None:
         # predict() on TPU cores: short batches are padded to the global batch (a mask of the
         # real rows travels with them), as TPUEstimator's _PaddingSignals did.

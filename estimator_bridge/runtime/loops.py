@@ -261,7 +261,12 @@ class EvalLoop:
                     strategy, metric_tensors, tpu_semantics=self._deployment.tpu_semantics,
                     name="eval_metrics")
                 self._metric_specs = metrics_lib.spec_of(gathered)
-                with self._host_cache.scope():
+                # At the graph's top name scope, where TF1 built metric_fn: v1 metrics name
+                # some variables by their full name scope (recall_at_k's
+                # `metric_variable(name=scope)`), which inside this loop began with "while/"
+                # and so differed from the variables final_values() reads (NaN recall_at_k in
+                # tensorflow/tpu's squeezenet_main.py).
+                with self._host_cache.scope(), tf.compat.v1.name_scope(None):
                     metrics = metrics_lib.check_metric_dict(
                         metrics_lib.call_with_tensors(self._metric_fn, gathered), "metric_fn")
                 with tf.control_dependencies(metrics_lib.update_ops(metrics)):
@@ -302,5 +307,9 @@ class EvalLoop:
             return [tf.identity(values[name]) for name in names]
 
         with self._cache.scope():
-            values = tf.compat.v1.wrap_function(graph_values, [])()
+            wrapped = tf.compat.v1.wrap_function(graph_values, [])
+            # Calling the wrapped function itself would run every stateful op in it, update
+            # ops included (a counter metric_fn's assign_add); the pruned one runs only what
+            # the values need.
+            values = wrapped.prune(feeds=[], fetches=wrapped.structured_outputs)()
         return {name: value.numpy() for name, value in zip(names, values)}

@@ -187,6 +187,14 @@ class VariableCache:
         for name, variable in self._variables.items():
             variable.assign(tf.cast(self._initial_values[name](), variable.dtype))
 
+    def snapshot(self) -> dict:
+        """Every variable's current value (restore() puts them back)."""
+        return {name: tf.identity(variable.read_value()) for name, variable in self._variables.items()}
+
+    def restore(self, values: dict) -> None:
+        for name, value in values.items():
+            self._variables[name].assign(value)
+
     # ---- scopes -----------------------------------------------------------------------------
     @contextlib.contextmanager
     def scope(self):
