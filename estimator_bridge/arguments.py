@@ -57,11 +57,6 @@ UNSUPPORTED = {
         "the job of the TPU workers is taken from the cluster resolver by tf.distribute."
         "TPUStrategy; a name given here would not be used",
         "drop tpu_job_name and pass RunConfig(cluster=TPUClusterResolver(...)) naming the TPU"),
-    ("TPUConfig", "eval_training_input_configuration"): Unsupported(
-        _none_or(2),  # InputPipelineConfig.PER_HOST_V1
-        "SLICED input for evaluation on the training TPU slice is a TPU Pod feature; the bridge "
-        "evaluates with the PER_HOST_V1 input deployment",
-        "use the default eval_training_input_configuration (InputPipelineConfig.PER_HOST_V1)"),
     ("TPUConfig", "experimental_host_call_every_n_steps"): Unsupported(
         _none_or(1),
         "the bridge runs host_call after every training step, as TPUEstimator's default did",

@@ -142,12 +142,32 @@ def _check_static_shapes(dataset, input_fn):
                 "dataset.batch(params['batch_size'], drop_remainder=True).")
 
 
+def _check_sliced_evaluation(tpu_config, mode, deployment):
+    """TPUConfig(eval_training_input_configuration=SLICED): TF 1.15 called the evaluation
+    input_fn once with the global batch and split each tensor along axis 0 over the cores, which
+    on one host is what PER_HOST_V1 does (the bridge's input here). Off the TPU it refused to
+    call input_fn at all (tpu_estimator.py `_call_input_fn`); that refusal is kept, so that a
+    program such as google-research/lasertagger (SLICED, use_tpu=False) trains and then fails
+    to evaluate as it did in TF 1.15."""
+    if (tpu_config.eval_training_input_configuration == InputPipelineConfig.SLICED
+            and mode != "train"):
+        if not deployment.tpu_semantics:
+            raise ValueError("Invalid TPUConfig `eval_training_input_configuration` value. "
+                             "SLICED mode only works on use_tpu = True.")
+        if deployment.strategy.extended._in_multi_worker_mode():  # pylint: disable=protected-access
+            raise NotImplementedError(
+                "TPUConfig(eval_training_input_configuration=SLICED) on several hosts (one "
+                "input_fn call sliced over every host's cores) is not supported by "
+                "estimator_bridge; use the default InputPipelineConfig.PER_HOST_V1.")
+
+
 def make_input(input_fn, *, mode, params, config, deployment, global_batch_size,
                require_params=True, pad_to_batch=None) -> DistributedInput:
     """Calls input_fn (eagerly, on the CPU) and distributes its batches over the replicas."""
     tpu_config = config.tpu_config
     deployment_mode = tpu_config.input_deployment
     num_replicas = deployment.num_replicas
+    _check_sliced_evaluation(tpu_config, mode, deployment)
     if num_replicas > 1 and deployment_mode in (InputPipelineConfig.PER_SHARD_V1,
                                                 InputPipelineConfig.BROADCAST):
         raise ValueError(

@@ -35,7 +35,6 @@ REFUSED_VALUES = {
     ("TPUConfig", "num_cores_per_replica"): 2,
     ("TPUConfig", "input_partition_dims"): [[1, 2, 1, 1], None],
     ("TPUConfig", "tpu_job_name"): "tpu_worker",
-    ("TPUConfig", "eval_training_input_configuration"): tpu.InputPipelineConfig.SLICED,
     ("TPUConfig", "experimental_host_call_every_n_steps"): 10,
     ("RunConfig", "device_fn"): lambda op: "/cpu:0",
     ("RunConfig", "protocol"): "grpc+verbs",

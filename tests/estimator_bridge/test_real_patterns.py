@@ -349,3 +349,16 @@ def test_iterator_tensors_input_fn_gives_the_next_batch_every_step_as_in_tf115(t
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
 
+
+# ---- TPUConfig(eval_training_input_configuration=SLICED) --------------------------------------
+
+def test_sliced_eval_input_trains_and_refuses_cpu_evaluation_as_in_tf115(tmp_path):
+    """google-research/lasertagger's RunConfig sets eval_training_input_configuration=SLICED;
+    the bridge refused it at TPUConfig construction, so the program could not even train. TF
+    1.15 trains with it and raises only when evaluation calls input_fn with use_tpu=False: both
+    current sides now do the same (variables within rtol 1e-6, the same message)."""
+    results = three_sides("sliced_eval_config.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert "SLICED mode only works on use_tpu = True" in oracle["evaluate_error"]
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
