@@ -44,9 +44,10 @@
   traced function first and passes every other optimizer through.
 
 - `strategy.make_dataset_iterator(...)` / `make_input_fn_iterator` / `experimental_run(...)` (TF 1.x
-  StrategyV1 methods, tensorflow/tpu tools/colab/custom_training.ipynb with
-  tf.contrib.distribute.TPUStrategy and a tf.Session loop), in a file that names a strategy:
-  MIG203, no rewrite (TF 2.x strategies have no such methods).
+  session-mode strategy API, deprecated but still present in TF 2.21) in a file with a strategy, a
+  `Session` and Keras (tensorflow/tpu tools/colab/custom_training.ipynb: tf.contrib.distribute.
+  TPUStrategy, Keras model and metrics, a tf.Session loop): MIG203, no rewrite; Keras 3 objects do
+  not run in a graph/session loop (`metric.variables[i].initializer`: AttributeError, measured).
 
 The receiver of a method is not resolved (it is the user's model object); calls on TensorFlow
 modules themselves are never touched.
@@ -111,10 +112,15 @@ def text_may_need_keras_rewrite(text: str) -> bool:
         return True
     if _schedule_calls_to_cast(text) or _apply_gradients_to_wrap(text):
         return True
-    if _STRATEGY_V1_CALL.search(text) and _STRATEGY_WORDS.search(text):
+    if _STRATEGY_V1_CALL.search(text) and _session_loop_with_keras(text):
         return True
     return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
         "save_weights" in text or "ModelCheckpoint" in text)
+
+
+def _session_loop_with_keras(text: str) -> bool:
+    """A file with a strategy, Keras and a TF 1.x Session (where StrategyV1's methods feed session.run)."""
+    return _STRATEGY_WORDS.search(text) is not None and "keras" in text and "Session" in text
 
 
 def _apply_gradients_to_wrap(text: str) -> bool:
@@ -371,14 +377,15 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                  "no options and writes through the host's Python, so TF's I/O-device option (a TPU "
                  "worker writing to this machine's disk) has nothing to do",
                  "nothing to do; a TPU Node writes local files through the host under Keras 3")]
-    elif _is_method(rewrite, call, STRATEGY_V1_METHODS) and _STRATEGY_WORDS.search(rewrite.source_text):
+    elif _is_method(rewrite, call, STRATEGY_V1_METHODS) and _session_loop_with_keras(rewrite.source_text):
         name = call.func.attr.value
-        return [(call, "MIG203", f"`.{name}(...)` is a TF 1.x distribution-strategy method (tf.contrib."
-                 "distribute.TPUStrategy, StrategyV1): TF 2.x strategies have none (AttributeError), and the "
-                 "session loop around it has no faithful rewrite",
+        return [(call, "MIG203", f"`.{name}(...)` is TF 1.x's session-mode strategy API (tf.contrib.distribute."
+                 "TPUStrategy; deprecated in TF 2.x), here in a file that uses Keras: Keras 3 models, metrics "
+                 "and optimizers do not run in a TF 1.x graph/session loop (their variables have no "
+                 "`.initializer`; the step's updates cannot be session.run), and the loop has no faithful rewrite",
                  "iterate `strategy.experimental_distribute_dataset(dataset)` in Python and call "
-                 "`strategy.run(step_fn, args=(batch,))` inside a `@tf.function`; run the metrics and "
-                 "optimizer eagerly instead of through session.run")]
+                 "`strategy.run(step_fn, args=(batch,))` inside a `@tf.function`; read the metrics eagerly "
+                 "instead of through session.run")]
     elif _key(rewrite, call.func) in LEARNING_PHASE:
         return [(call, "MIG207", f"`{dotted_name(call.func)}` has no effect in Keras 3 (no global learning "
                  "phase): rewritten to estimator_bridge's recorder, which warns at run time",
