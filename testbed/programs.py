@@ -223,4 +223,26 @@ PROGRAMS += (
               "with --mode=eval (its EMA weights)"),
 )
 
+TPU_DCGAN_2019 = "d2694eacb1fdd698a7629271d43f99acf5e75b34"  # 2019-01-15, tf.contrib
+DCGAN = "models/experimental/dcgan/"
+PROGRAMS += (
+    TestbedProgram(
+        name="tpu_dcgan", repo=TPU, commit=TPU_DCGAN_2019, committed="2019-01-15",
+        kind="TPUEstimator script (tf.contrib.tpu): GAN with two Adam optimizers and a manual step "
+             "increment, input_fns returning one-shot-iterator tensors, predict on a second "
+             "TPUEstimator, private _load_global_step_from_checkpoint_dir",
+        script=DCGAN + "dcgan_main.py",
+        files=tuple(DCGAN + name for name in ("dcgan_main.py", "mnist_input.py", "mnist_model.py",
+                                              "cifar_input.py", "cifar_model.py")),
+        generator="mnist_records",
+        args=("--tpu=", "--use_tpu=false", "--batch_size=8", "--train_steps={steps}",
+              "--train_steps_per_eval=3", "--iterations_per_loop=3", "--eval_loss=true",
+              "--mnist_train_data_file={data}/train.tfrecords",
+              "--mnist_test_data_file={data}/test.tfrecords", "--model_dir={model_dir}"),
+        steps=6, verify_options=("--with", "pillow<10", "--no-exact"),
+        notes="512 generated MNIST records; unseeded noise (tf.random_normal in input_fn) and shuffle make "
+              "the oracle vary; evaluation (4 batches of the 32 test records) and predict run inside the "
+              "training loop, so the exact phase has nothing of its own (--no-exact)"),
+)
+
 BY_NAME = {program.name: program for program in PROGRAMS}
