@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
+import weakref
 
 import tensorflow as tf
 
@@ -72,14 +73,15 @@ def _tensors_as_dataset(result, call_again):
     (one-shot iterators, random ops) whose state lives with the wrapped function, so every call
     of it is one step's `session.run` of the returned tensors, and OutOfRange ends the data.
     """
-    initializers = []
-    with _one_shot_iterators_initialised_by(initializers):
+    initializers, handles = [], []
+    with _one_shot_iterators_initialised_by(initializers, handles):
         graph_fn = tf.compat.v1.wrap_function(lambda: _drop_none_labels(call_again()), signature=[])
     if not any(op.op_def.is_stateful for op in graph_fn.graph.get_operations()):
         return tf.data.Dataset.from_tensors(result).repeat()
     structure = graph_fn.structured_outputs
     signature = tf.nest.map_structure(tf.type_spec_from_value, structure)
     initialise = graph_fn.prune(feeds=[], fetches=initializers) if initializers else None
+    iterator_handles = graph_fn.prune(feeds=[], fetches=handles) if handles else None
 
     def batches():
         if initialise is not None:
@@ -91,14 +93,27 @@ def _tensors_as_dataset(result, call_again):
                 return
             yield tf.nest.pack_sequence_as(structure, tf.nest.flatten(values))
 
-    return tf.data.Dataset.from_generator(batches, output_signature=signature)
+    dataset = tf.data.Dataset.from_generator(batches, output_signature=signature)
+    if iterator_handles is not None:
+        # The shared-name iterators outlive the wrapped function: they are released, with the
+        # data they cached, when the dataset is (the call's input, input_release.py).
+        weakref.finalize(dataset, _destroy_resources, iterator_handles)
+    return dataset
+
+
+def _destroy_resources(handles_fn):
+    try:
+        for handle in handles_fn():
+            tf.raw_ops.DestroyResourceOp(resource=handle, ignore_lookup_error=True)
+    except Exception:  # pylint: disable=broad-except  (interpreter shutdown: nothing to free)
+        pass
 
 
 _iterator_names = itertools.count()
 
 
 @contextlib.contextmanager
-def _one_shot_iterators_initialised_by(initializers):
+def _one_shot_iterators_initialised_by(initializers, handles):
     """make_one_shot_iterator in the wrapped graph, as an iterator its first call initialises.
 
     TF2's graph-mode one-shot iterator refuses datasets holding a resource (`.cache()`, a
@@ -114,6 +129,7 @@ def _one_shot_iterators_initialised_by(initializers):
             shared_name=f"estimator_bridge_input_{next(_iterator_names)}",
             output_classes=tf.compat.v1.data.get_output_classes(dataset))
         initializers.append(iterator.make_initializer(dataset))
+        handles.append(iterator._iterator_resource)  # pylint: disable=protected-access
         return iterator
 
     original = dataset_ops.DatasetV1._make_one_shot_iterator
