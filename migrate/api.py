@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from migrate import cache
-from migrate.engine import migrate_bytes, quick_result
+from migrate.engine import migrate_bytes, survey
 from migrate.findings import FileResult, Finding, Location
 from migrate.notebooks import migrate_notebook
 
@@ -39,11 +39,12 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
     return sorted(found)
 
 
-def migrate_source(data: bytes, path: str) -> FileResult:
-    """Migrate the bytes of one file (a notebook when `path` ends with .ipynb)."""
+def migrate_source(data: bytes, path: str, surveyed=None) -> FileResult:
+    """Migrate the bytes of one file (a notebook when `path` ends with .ipynb); `surveyed`: what
+    engine.survey returned for a .py file's bytes, when asked already."""
     if path.endswith(".ipynb"):
         return migrate_notebook(data, path)
-    return migrate_bytes(data, path)
+    return migrate_bytes(data, path, surveyed)
 
 
 def migrate_file(path: str) -> FileResult:
@@ -61,11 +62,11 @@ def migrate_file(path: str) -> FileResult:
         cached = cache.load(path, data)
         if cached is not None:
             return cached
-        quick = None if path.endswith(".ipynb") else quick_result(data, path)
-        if quick is not None:
-            cache.store(quick)
-            return quick
-        result = migrate_source(data, path)
+        surveyed = None if path.endswith(".ipynb") else survey(data, path)
+        if isinstance(surveyed, FileResult):
+            cache.store(surveyed)
+            return surveyed
+        result = migrate_source(data, path, surveyed)
         cache.store(result)
         return result
     except Exception as error:  # a crash on one file must not stop a run over a repository

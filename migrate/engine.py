@@ -105,8 +105,9 @@ def python_tree(text: str) -> ast.Module | None:
         return None
 
 
-def _compiles(text: str) -> bool:
-    return python_tree(text) is not None
+def output_tree(text: str) -> ast.Module | None:
+    """CPython's tree of the migrated text (None: it does not compile); the final check reads it too."""
+    return python_tree(text)
 
 
 def tf2_marker(text: str) -> tuple[str, int] | None:
@@ -163,11 +164,27 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
     """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done.
 
     `prefilter=False` always runs the libcst pipeline (tests compare both paths)."""
-    marker = tf2_marker(text)
-    pipeline = TF2_PIPELINE if marker else TF1_PIPELINE
-    tree = python_tree(text)
+    return _migrate(Surveyed(text, tf2_marker(text), python_tree(text)), filename, verify, prefilter)
+
+
+@dataclass(frozen=True)
+class Surveyed:
+    """A source with what the pre-filter computed (the TF2 marker, CPython's tree), so that the
+    full pipeline does not compute it again."""
+
+    text: str
+    marker: tuple[str, int] | None
+    tree: ast.Module | None
+
+    @property
+    def pipeline(self) -> tuple:
+        return TF2_PIPELINE if self.marker else TF1_PIPELINE
+
+
+def _migrate(source: Surveyed, filename: str, verify: bool = False, prefilter: bool = True) -> tuple[str, list[Finding]]:
+    text, marker, tree, pipeline = source.text, source.marker, source.tree, source.pipeline
     if prefilter and nothing_to_do(text, pipeline, tree):
-        return text, _marker_findings(check_names(text, text), marker)
+        return text, _marker_findings(check_names(text, text, tree=tree), marker)
     parsed = parse(text)
     module, findings = transform(parsed, filename, pipeline, verify, text, tree)
     findings = _marker_findings(findings, marker)
@@ -175,11 +192,13 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
     if migrated != text and module.deep_equals(parsed):
         # Nothing was rewritten; libcst's round trip alone lost bytes (a whitespace-only last line).
         migrated = text
+    migrated_tree = tree
     if migrated != text:
         # Input that CPython compiles must come out compiling (CPython's parser, ~20x cheaper
         # than libcst's); input only libcst parses must come out parsing with libcst.
+        migrated_tree = output_tree(migrated) if tree is not None else python_tree(migrated)
         if tree is not None:
-            if not _compiles(migrated):
+            if migrated_tree is None:
                 raise SkipFile(Finding(Location(1, 0), "MIG004", "the rewrite did not compile",
                                        "please report this file; it was left unchanged"))
         else:
@@ -189,35 +208,49 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
                 raise SkipFile(Finding(Location(1, 0), "MIG004", f"the rewrite did not parse ({error.message})",
                                        "please report this file; it was left unchanged"))
     # The final pass: names the output still holds must exist (a file never goes out silently broken).
-    return migrated, sorted(findings + check_names(text, migrated, findings))
+    return migrated, sorted(findings + check_names(text, migrated, findings, tree=migrated_tree))
 
 
-def quick_result(data: bytes, path: str) -> FileResult | None:
+def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | None:
     """The result of a Python file when it is known without libcst (no TensorFlow word at all, or
-    the pre-filter clears it), else None: the file needs the full pipeline."""
+    the pre-filter clears it); else what the full pipeline needs of the survey (None: the file
+    does not decode, the full path reports it)."""
     if not _TRIGGER.search(data):
         return FileResult(path, data, None)
     try:
-        text = decode(data).text
-    except SkipFile:
-        return None  # the full path reports it
-    marker = tf2_marker(text)
-    tree = python_tree(text)
-    if nothing_to_do(text, TF2_PIPELINE if marker else TF1_PIPELINE, tree):
-        if tree is None:
-            return None  # the full path reports why
-        return FileResult(path, data, None, tuple(_marker_findings(check_names(text, text), marker)))
-    return None
-
-
-def migrate_bytes(data: bytes, path: str) -> FileResult:
-    """Migrate one Python file's bytes; never raises for bad input (the result carries findings)."""
-    quick = quick_result(data, path)
-    if quick is not None:
-        return quick
-    try:
         decoded = decode(data)
-        migrated, findings = migrate_text(decoded.text, path, prefilter=False)
+    except SkipFile:
+        return None
+    text = decoded.text
+    source = Surveyed(text, tf2_marker(text), python_tree(text))
+    if nothing_to_do(text, source.pipeline, source.tree):
+        if source.tree is None:
+            return decoded, source  # the full path reports why
+        return FileResult(path, data, None, tuple(_marker_findings(check_names(text, text, tree=source.tree),
+                                                                   source.marker)))
+    return decoded, source
+
+
+def quick_result(data: bytes, path: str) -> FileResult | None:
+    """The result of a Python file when it is known without libcst, else None (see `survey`)."""
+    surveyed = survey(data, path)
+    return surveyed if isinstance(surveyed, FileResult) else None
+
+
+def migrate_bytes(data: bytes, path: str, surveyed: tuple[Decoded, Surveyed] | None = None) -> FileResult:
+    """Migrate one Python file's bytes; never raises for bad input (the result carries findings).
+
+    `surveyed`: what `survey` returned for these bytes when the caller already asked it."""
+    if surveyed is None:
+        surveyed = survey(data, path)
+        if isinstance(surveyed, FileResult):
+            return surveyed
+    try:
+        if surveyed is None:
+            decoded = decode(data)  # raises SkipFile with the reason
+            surveyed = decoded, Surveyed(decoded.text, tf2_marker(decoded.text), python_tree(decoded.text))
+        decoded, source = surveyed
+        migrated, findings = _migrate(source, path, prefilter=False)
     except SkipFile as skip:
         return FileResult(path, data, None, (skip.finding,), skipped=True)
     new = encode(migrated, decoded) if migrated != decoded.text else None

@@ -178,8 +178,23 @@ class _Chains(ast.NodeVisitor):
 
 def uses_of(tree: ast.Module, bound: str) -> list[int]:
     """Lines where `bound` is read (to tell the user what depends on a broken import)."""
-    return sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == bound
-                   and isinstance(n.ctx, ast.Load)})
+    return _Reads(tree).lines(bound)
+
+
+class _Reads:
+    """The lines where each name is read in a tree, from one walk made on the first question."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self._lines: dict[str, set[int]] | None = None
+
+    def lines(self, name: str) -> list[int]:
+        if self._lines is None:
+            self._lines = {}
+            for node in ast.walk(self.tree):
+                if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                    self._lines.setdefault(node.id, set()).add(node.lineno)
+        return sorted(self._lines.get(name, ()))
 
 
 def line_map(original: str, output: str) -> list[int]:
@@ -223,19 +238,44 @@ def _display(name: str) -> str:
     return name
 
 
-def check(original: str, output: str, existing: list[Finding] | tuple[Finding, ...] = ()) -> list[Finding]:
-    """Findings for names in `output` that do not exist, located in `original`'s lines."""
+class _LineMap:
+    """`line_map(original, output)`, computed on first use (a line diff: most files need none)."""
+
+    def __init__(self, original: str, output: str) -> None:
+        self.original, self.output = original, output
+        self._mapping: list[int] | None = None
+
+    def __call__(self, line: int) -> int:
+        """The original line of 1-based output line `line`."""
+        if self._mapping is None:
+            self._mapping = line_map(self.original, self.output)
+        return self._mapping[line - 1] if 0 < line <= len(self._mapping) else line
+
+
+_PARSE = object()
+
+
+def check(original: str, output: str, existing: list[Finding] | tuple[Finding, ...] = (),
+          tree: ast.Module | None | object = _PARSE) -> list[Finding]:
+    """Findings for names in `output` that do not exist, located in `original`'s lines.
+
+    `tree`: CPython's tree of `output` when the caller has it (None: it does not parse)."""
     if "tensorflow" not in output and "estimator_bridge" not in output:
         return []
-    try:
-        tree = ast.parse(output)
-    except (SyntaxError, ValueError):
+    if tree is _PARSE:
+        try:
+            tree = ast.parse(output)
+        except (SyntaxError, ValueError):
+            tree = None
+    if tree is None:
         return []  # the engine reports unparsable files; nothing to resolve here
     refs = references(tree)
-    forks = fork_findings(tree)
+    # (a fork defines TPUEstimatorSpec or is imported as ...tpu_estimator: no walk for other files)
+    forks = fork_findings(tree) if "tpu_estimator" in output or "TPUEstimatorSpec" in output else []
     if not refs and not forks:
         return []
-    mapping = line_map(original, output)
+    original_line = _LineMap(original, output)
+    reads = _Reads(tree)
     where = {f.location.line for f in existing if f.location.cell is None}
     findings: list[Finding] = []
     first_use: dict[str, tuple[Reference, int, list[int]]] = {}  # missing name -> (first ref, its line, more lines)
@@ -245,9 +285,9 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
         verdict = exists(ref.name)
         if verdict.exists:
             continue
-        line = mapping[ref.line - 1] if 0 < ref.line <= len(mapping) else ref.line
+        line = original_line(ref.line)
         if ref.is_import:
-            findings.append(_import_finding(ref, verdict, line, tree))
+            findings.append(_import_finding(ref, verdict, line, reads))
         elif ref.spelled.split(".")[0] in broken_bindings:
             continue  # its import line carries the error, listing this use
         elif line not in where:
@@ -256,7 +296,7 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
             else:
                 first_use[verdict.missing] = (ref, line, [])
     for line, column, message, hint in forks:
-        findings.append(Finding(Location(mapping[line - 1] if 0 < line <= len(mapping) else line, column),
+        findings.append(Finding(Location(original_line(line), column),
                                 "MIG307", message, hint))
     for ref, line, more in first_use.values():
         verdict = exists(ref.name)
@@ -269,9 +309,9 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     return sorted(findings)
 
 
-def _import_finding(ref: Reference, verdict: Verdict, line: int, tree: ast.Module) -> Finding:
+def _import_finding(ref: Reference, verdict: Verdict, line: int, reads: _Reads) -> Finding:
     """MIG306 on an import line, naming what still uses the name it binds."""
-    uses = uses_of(tree, ref.bound) if ref.bound else []
+    uses = reads.lines(ref.bound) if ref.bound else []
     hint = hint_for(ref.name) or "rewrite or delete this import"
     if uses:  # a count, not line numbers: --annotate's markers must read the same after lines shift
         hint += f"; `{ref.bound}` is still used on {len(uses)} line{'s' if len(uses) > 1 else ''} of this file"

@@ -58,8 +58,9 @@ def fork_findings(tree: ast.Module) -> list[tuple[int, int, str, str]]:
                     "this file is a vendored fork of TensorFlow 1.x's tpu_estimator.py; it is built on TF 1.x "
                     "internals (tf.contrib.tpu, tensorflow.python.estimator) and cannot be migrated name by name",
                     _FORK_HINT + _CACHE))
-    uses = cache_uses(tree)
-    for statement, module in fork_imports(tree):
+    imports = fork_imports(tree)
+    uses = cache_uses(tree) if imports else 0
+    for statement, module in imports:
         extension = (f"; {uses} call{'s' if uses > 1 else ''} here pass{'' if uses > 1 else 'es'} "
                      f"train_cache_fn/eval_cache_fn, which " + _CACHE.split(") ", 1)[1]) if uses else ""
         out.append((statement.lineno, statement.col_offset,

@@ -27,7 +27,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from migrate.positions import starts
+from migrate.positions import starts, starts_and_lines
 
 _LINES = re.compile(r"\r\n|\r|\n")
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+")
@@ -411,9 +411,14 @@ class ModuleNames:
 
     `follow(qualified_name)`: plain assignments of a reference with such names to a name bound
     nowhere else in its scope (a function or the module, not a class) are followed, so that
-    `name.attr` has the names `<qualified>.attr` (module aliases the name tables cannot see)."""
+    `name.attr` has the names `<qualified>.attr` (module aliases the name tables cannot see).
 
-    def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None, follow=None) -> None:
+    `line_names`: when given, `lines` holds the ids of the statement lines that contain a Name of
+    `line_names` or of the module aliases, or an import (found in the same code generation as the
+    positions; None otherwise)."""
+
+    def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None, follow=None,
+                 line_names: frozenset | None = None) -> None:
         self.module = module
         self.tree = tree if tree is not None else ast.parse(text)
         self.text = text
@@ -435,8 +440,13 @@ class ModuleNames:
             self._find_aliases(assignments, follow)
         aliased = {alias.name for alias in self.aliases.values()}
         self.alias_names = frozenset(aliased)
-        self.positions = starts(module, wanted=lambda node: (type(node) is cst.Name and (
-            node.value in tracked or node.value in aliased)) or type(node) in (cst.Import, cst.ImportFrom))
+        wanted = lambda node: (type(node) is cst.Name and (  # noqa: E731
+            node.value in tracked or node.value in aliased)) or type(node) in (cst.Import, cst.ImportFrom)
+        self.lines: set[int] | None = None
+        if line_names is None:
+            self.positions = starts(module, wanted=wanted)
+        else:
+            self.positions, self.lines = starts_and_lines(module, wanted, frozenset(line_names) | self.alias_names)
         self._by_position = {position: key for key, position in self.positions.items()}
 
     def _find_aliases(self, assignments: list[ast.Assign], follow) -> None:

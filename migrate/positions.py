@@ -54,6 +54,46 @@ class _StartsOf(CodegenState):
         yield
 
 
+@dataclass
+class _StartsAndLines(_StartsOf):
+    """`_StartsOf` that also notes the statement lines holding a name of `line_names` or an import."""
+    line_names: frozenset = frozenset()
+    lines: set = field(default_factory=set)  # ids of those statement lines
+    _line: int = 0                          # id of the statement line being generated (0: none)
+
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        kind = type(node)
+        if kind is cst.Name:
+            if node.value in self.line_names:
+                self.lines.add(self._line)
+        elif kind is cst.SimpleStatementLine:
+            return self._statement_line(node)
+        elif kind is cst.Import or kind is cst.ImportFrom:
+            self.lines.add(self._line)
+        return _StartsOf.record_syntactic_position(self, node)
+
+    @contextmanager
+    def _statement_line(self, node):
+        if id(node) in self.targets or (self.wanted is not None and self.wanted(node)):
+            self.starts[id(node)] = (self.line, self.column)
+        outer, self._line = self._line, id(node)
+        try:
+            yield
+        finally:
+            self._line = outer
+
+
+def starts_and_lines(module: cst.Module, wanted, line_names: frozenset) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    """`starts(module, wanted=wanted)` and, in the same code generation, the ids of the statement
+    lines (`SimpleStatementLine`) that hold a Name whose value is in `line_names` or an import: the
+    lines a rewrite keyed by those names can touch (codemods/fused.py skips the others)."""
+    state = _StartsAndLines(default_indent=module.default_indent, default_newline=module.default_newline,
+                            wanted=wanted, line_names=line_names)
+    module._codegen(state)
+    state.lines.discard(0)
+    return state.starts, state.lines
+
+
 def starts(module: cst.Module, nodes: Iterable[cst.CSTNode] = (), wanted=None) -> dict[int, tuple[int, int]]:
     """{id(node): (line, column)} for `nodes` of `module` and every node `wanted(node)` is true
     for (PositionProvider's `.start`)."""

@@ -236,16 +236,24 @@ class TableRewrite(cst.CSTTransformer):
         self._module = node
         self._bindings = module_bindings(node)
         self._source_text = self.source(node)
-        try:
-            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_dead)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            self.names = None  # libcst parses what CPython does not: libcst's own scope analysis
-        self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()
         bindings = _ImportBindings()
         node.visit(bindings)
         self._watched = bindings.names
+        try:
+            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_dead,
+                                     line_names=self.line_names(frozenset(self._watched)))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            self.names = None  # libcst parses what CPython does not: libcst's own scope analysis
+        self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()
         if self.names is not None:
             self._watched |= self.names.alias_names  # `summary = tf.contrib.summary`: `summary.x` too
+
+    def line_names(self, watched: frozenset[str]) -> frozenset[str] | None:
+        """The names that let this pass act on a statement line (None: it may act on any line).
+
+        This base acts on references whose head is a watched name; the fused pass adds what its
+        codemods declare (codemods/fused.py)."""
+        return None
 
     def watched(self, node: cst.BaseExpression) -> bool:
         """Can this reference be TensorFlow's at all (its head name is bound by a watched import)?"""

@@ -15,7 +15,7 @@ from typing import Callable
 
 import libcst as cst
 from migrate.codemods.base import dotted_name
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 from migrate.tables.contrib import DATASET_METHODS
 
@@ -165,4 +165,5 @@ CODEMOD = Codemod(
     leave_call=leave_call,
     claimed_by_call=claimed_by_call,
     structural_keys=frozenset(DATASET_METHODS),
+    reach=watched_names_only,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 TARGETS = {
@@ -64,4 +64,5 @@ CODEMOD = Codemod(
     leave_call=leave_call,
     claimed_by_call=claimed_by_call,
     structural_keys=frozenset(TARGETS),
+    reach=watched_names_only,
 )

@@ -71,4 +71,5 @@ CODEMOD = Codemod(
     order=31,
     leave_attribute=leave_attribute,
     ast_trigger=ast_is_dimension_value,
+    reach=lambda text: frozenset({"value"}),   # the attribute every such read ends with
 )

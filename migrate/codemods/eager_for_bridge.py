@@ -15,7 +15,7 @@ import tokenize
 import libcst as cst
 
 from migrate.codemods.base import dotted_name
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 # canonical name of the switch -> replacement call (None: remove the statement)
@@ -79,4 +79,5 @@ CODEMOD = Codemod(
     statement_findings=statement_findings,
     structural_keys=frozenset(SWITCHES),
     applies=uses_estimator,
+    reach=watched_names_only,
 )

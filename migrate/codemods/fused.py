@@ -28,6 +28,8 @@ class FusedRewrite(TableRewrite):
         super().__init__(context)
         self.collector = collector
         self._use(self.PIPELINE)
+        self._active: tuple[Codemod, ...] | None = None
+        self._lines: set[int] | None = None  # ids of the statement lines the pass visits (None: all)
 
     def _use(self, codemods: tuple[Codemod, ...]) -> None:
         """Handlers of `codemods` (the ones on for this module), by hook, in pipeline order."""
@@ -52,10 +54,27 @@ class FusedRewrite(TableRewrite):
             self.collector.check(node, self.import_names(node), self._calls.get(id(node)))
 
     # ---- visits ----------------------------------------------------------------------------
+    def line_names(self, watched: frozenset[str]) -> frozenset[str] | None:
+        """The watched names plus what the codemods on for this module declare (`line_reach`);
+        None when one of them may act on any line."""
+        self._active = tuple(c for c in self.PIPELINE if c.on_for(self.source_text))
+        names = set(watched)
+        for codemod in self._active:
+            reach = codemod.line_reach(self.source_text)
+            if reach is None:
+                return None
+            names |= reach
+        return frozenset(names)
+
     def visit_Module(self, node: cst.Module) -> None:
+        self._active = None
         TableRewrite.visit_Module(self, node)
-        active = tuple(c for c in self.PIPELINE if c.on_for(self.source_text))
+        active = self._active if self._active is not None else tuple(
+            c for c in self.PIPELINE if c.on_for(self.source_text))
         self._use(active)
+        # Statement lines without such a name (or an import) are skipped whole: no rule of the
+        # pipeline can act on them, and most lines of a real file are such lines.
+        self._lines = self.names.lines if self.names is not None else None
         self.state = {c.name: c.start(self, node) for c in active if c.start}
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -77,7 +96,9 @@ class FusedRewrite(TableRewrite):
             self._collect(node)
             TableRewrite.visit_Name(self, node)
 
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        if self._lines is not None and id(node) not in self._lines:
+            return False
         if self.collector is not None:
             for claimed in self._claimed_by_statement:
                 self.collector.handled.update(id(func) for func in claimed(self, node))
@@ -102,6 +123,8 @@ class FusedRewrite(TableRewrite):
         return TableRewrite.leave_Call(self, original_node, updated_node)
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
+        if self._lines is not None and id(original_node) not in self._lines:
+            return updated_node
         for handler in self._leave_statement:
             rewritten = handler(self, original_node, updated_node)
             if rewritten is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate.codemods.base import dotted_name
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 KEYS = frozenset({"tensorflow.contrib.cloud.configure_gcs"})
@@ -60,4 +60,5 @@ CODEMOD = Codemod(
     claimed_by_statement=claimed_by_statement,
     statement_findings=statement_findings,
     structural_keys=KEYS,
+    reach=watched_names_only,
 )

@@ -546,4 +546,6 @@ CODEMOD = Codemod(
     claimed_by_call=claimed_by_call,
     structural_keys=frozenset(LEARNING_PHASE),
     text_trigger=text_may_need_keras_rewrite,
+    # acting on any receiver's methods only where its text trigger (the pre-filter's) fires
+    reach=lambda text: None if text_may_need_keras_rewrite(text) else frozenset(),
 )

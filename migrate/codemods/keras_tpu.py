@@ -306,6 +306,13 @@ def leave_any_statement(rewrite, original_node: cst.SimpleStatementLine, updated
     return moved if moved is not None else synced
 
 
+def any_line(text: str) -> bool:
+    """Can this codemod act on lines without a TensorFlow name? Only after a conversion (the
+    compile moved into the scope, `X.sync_to_cpu()`) or on a renamed strategy method."""
+    return "keras_to_tpu_model" in text or any(word in text for word in RENAMED_METHODS) \
+        or _SYNC_CALL.search(text) is not None
+
+
 def unused_name(text: str, wanted: str) -> str:
     """`wanted`, or `wanted_2`, ... : a name the module's source `text` does not mention."""
     candidate, number = wanted, 1
@@ -342,4 +349,5 @@ CODEMOD = Codemod(
     structural_keys=frozenset({KERAS_TO_TPU, TPU_DISTRIBUTION}),
     source_words=tuple(RENAMED_METHODS),
     text_trigger=lambda text: _SYNC_CALL.search(text) is not None,
+    reach=lambda text: None if any_line(text) else frozenset(),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 KEYS = frozenset({"tensorflow.contrib.distribute.MirroredStrategy"})
@@ -66,4 +66,5 @@ CODEMOD = Codemod(
     leave_call=leave_call,
     claimed_by_call=claimed_by_call,
     structural_keys=KEYS,
+    reach=watched_names_only,
 )

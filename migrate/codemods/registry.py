@@ -18,7 +18,14 @@ fused pass (codemods/fused.py), which reads every record of the pipeline:
   would touch: `structural_keys` (canonical names its structural rewrite acts on), `source_words`
   / `text_trigger` (text that triggers it whatever the names), `ast_trigger` (a predicate on
   `ast.Attribute` nodes);
-- `applies(text)`: whether the codemod is on for a module at all (None: always).
+- `applies(text)`: whether the codemod is on for a module at all (None: always);
+- `reach(text)`: which statement lines of a module the codemod can act on, as the names such a line
+  must hold besides the names bound by TensorFlow imports (and module aliases of them): `frozenset()`
+  when it acts only through those names, `{"value"}` for `x.shape[i].value`, None when it may act on
+  any line (a method call on any receiver). The fused pass skips every line no codemod on for the
+  module can reach (most lines of a real file: tests/migrate/test_line_pruning.py checks that
+  skipping changes nothing). Undeclared: a codemod with only tables reaches the watched names, one
+  with structural handlers any line.
 
 Adding a codemod = one module in this package defining `CODEMOD = Codemod(...)` plus its fixture
 pair and its test module (tests/migrate/codemods/); `discover()` finds it.
@@ -65,6 +72,7 @@ class Codemod:
     ast_trigger: Callable[[object], bool] | None = None
     applies: Callable[[str], bool] | None = None
     tf1_only: bool = False  # off for files written against TF2 (engine.tf2_marker)
+    reach: Callable[[str], frozenset[str] | None] | None = None
 
     def claim(self, canonical_name: str, raw_name: str, call) -> object | None:
         """The Match that owns this reference in this codemod, or None."""
@@ -77,6 +85,20 @@ class Codemod:
 
     def on_for(self, text: str) -> bool:
         return self.applies is None or self.applies(text)
+
+    def line_reach(self, text: str) -> frozenset[str] | None:
+        """The names besides the watched ones that a statement line of `text` must hold for this
+        codemod to act on it; None: any line (see `reach`)."""
+        if self.reach is not None:
+            return self.reach(text)
+        handlers = (self.leave_call, self.leave_attribute, self.leave_statement, self.claimed_by_call,
+                    self.claimed_by_statement, self.call_findings, self.statement_findings)
+        return frozenset() if not any(handlers) else None
+
+
+def watched_names_only(text: str) -> frozenset[str]:
+    """`reach` of a codemod whose handlers act only on references through TensorFlow imports."""
+    return frozenset()
 
 
 def discover() -> tuple[Codemod, ...]:

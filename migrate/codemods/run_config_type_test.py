@@ -14,7 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate.codemods.base import dotted_name
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 TPU_RUN_CONFIG = frozenset({"tensorflow.contrib.tpu.RunConfig", "tensorflow.estimator.tpu.RunConfig"})
@@ -52,4 +52,5 @@ CODEMOD = Codemod(
     order=96,
     call_findings=call_findings,
     structural_keys=TPU_RUN_CONFIG,
+    reach=watched_names_only,
 )

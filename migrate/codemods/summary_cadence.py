@@ -15,7 +15,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate.codemods.base import dotted_name
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 CADENCE = "tensorflow.contrib.summary.record_summaries_every_n_global_steps"
@@ -76,4 +76,5 @@ CODEMOD = Codemod(
     leave_call=leave_call,
     claimed_by_call=claimed_by_call,
     structural_keys=frozenset({CADENCE}),
+    reach=watched_names_only,
 )
