@@ -47,7 +47,7 @@ from pathlib import Path
 import libcst as cst
 from migrate import engine, names, prefilter, final_check
 from migrate.api import fewer_collections
-from migrate.codemods import unsupported
+from migrate.codemods import findings_collector
 fewer_collections()
 spent = {}
 def timed(label, function):
@@ -63,9 +63,9 @@ engine.nothing_to_do = timed("prefilter (CPython parse + survey)", engine.nothin
 engine.parse = timed("libcst parse", engine.parse)
 names.ModuleNames.__init__ = timed("name resolution", names.ModuleNames.__init__)
 names.ModuleNames.import_names = timed("name resolution", names.ModuleNames.import_names)
-unsupported.FindingCollector.findings = timed("findings location", unsupported.FindingCollector.findings)
+findings_collector.FindingCollector.findings = timed("findings location", findings_collector.FindingCollector.findings)
 engine.transform = timed("transform (incl. names, findings)", engine.transform)
-engine._compiles = timed("output checks (CPython parse + final name check)", engine._compiles)
+engine.output_tree = timed("output checks (CPython parse + final name check)", engine.output_tree)
 engine.check_names = timed("output checks (CPython parse + final name check)", engine.check_names)
 code = cst.Module.code
 cst.Module.code = property(timed("codegen", code.fget))

@@ -107,7 +107,10 @@ def python_tree(text: str) -> ast.Module | None:
 
 def output_tree(text: str) -> ast.Module | None:
     """CPython's tree of the migrated text (None: it does not compile); the final check reads it too."""
-    return python_tree(text)
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def tf2_marker(text: str) -> tuple[str, int] | None:

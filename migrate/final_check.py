@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from dataclasses import dataclass
 
 from migrate.existence import Verdict, exists
@@ -26,6 +27,7 @@ from migrate.forks import fork_findings
 from migrate.tables.hints import hint_for
 
 ROOTS = ("tensorflow", "tensorflow_estimator", "estimator_bridge")
+_DEFINES_TPU_ESTIMATOR = re.compile(r"\bclass\s+TPUEstimator\b")
 TARGET = "TensorFlow 2.21"
 
 
@@ -270,8 +272,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     if tree is None:
         return []  # the engine reports unparsable files; nothing to resolve here
     refs = references(tree)
-    # (a fork defines TPUEstimatorSpec or is imported as ...tpu_estimator: no walk for other files)
-    forks = fork_findings(tree) if "tpu_estimator" in output or "TPUEstimatorSpec" in output else []
+    # (a fork defines `class TPUEstimator` or is imported as ...tpu_estimator: no walk for other files)
+    forks = fork_findings(tree) if "tpu_estimator" in output or _DEFINES_TPU_ESTIMATOR.search(output) else []
     if not refs and not forks:
         return []
     original_line = _LineMap(original, output)

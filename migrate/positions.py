@@ -44,14 +44,10 @@ class _StartsOf(CodegenState):
         pass  # after the last node: no start can move
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        # The start is where the context is entered, which is now (no generator per node needed).
         if id(node) in self.targets or (self.wanted is not None and self.wanted(node)):
-            return self._record(node)
+            self.starts[id(node)] = (self.line, self.column)
         return _NOTHING
-
-    @contextmanager
-    def _record(self, node):
-        self.starts[id(node)] = (self.line, self.column)
-        yield
 
 
 @dataclass

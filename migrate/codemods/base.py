@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from libcst.metadata import QualifiedNameSource, ScopeProvider
 
 from migrate.codemods.call_arguments import translate, unsupported_keywords  # noqa: F401 (re-exported)
+from migrate.codemods.dispatch import FastDispatch
 from migrate.codemods.imports import add_imports, drop_aliases
 from migrate.names import ModuleNames
 from migrate.spelling import tf2_spelling
@@ -120,7 +121,7 @@ class PassContext:
     scratch: dict = field(default_factory=dict)
 
 
-class TableRewrite(cst.CSTTransformer):
+class TableRewrite(FastDispatch):
     """Rewrite references that `lookup` claims (the fused pass gives `lookup`).
 
     A plain CSTTransformer (not a libcst codemod command: importing libcst.codemod pulls in
@@ -442,7 +443,7 @@ class TableRewrite(cst.CSTTransformer):
         return cst.FlattenSentinel(lines)
 
 
-class _DropStatements(cst.CSTTransformer):
+class _DropStatements(FastDispatch):
     """Remove the small statements with the given ids; a line left empty goes, its leading blank
     lines and comments passing to the next statement (a block left empty gets `pass`)."""
 

@@ -12,6 +12,8 @@ from typing import Iterable, Sequence
 
 import libcst as cst
 
+from migrate.codemods.dispatch import FastDispatch
+
 
 def _is_future_or_docstring(statement: cst.BaseStatement) -> bool:
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
@@ -63,13 +65,20 @@ def add_imports(module: cst.Module, needed: Iterable[tuple[str, str | None]]) ->
     return module.with_changes(body=body[:position] + lines + body[position:])
 
 
-class DropAliases(cst.CSTTransformer):
+_NO_IMPORTS_BELOW = (cst.BaseExpression, cst.Parameters, cst.Decorator, cst.WithItem, cst.Arg)
+
+
+class DropAliases(FastDispatch):
     """Remove import aliases binding `names` (from statements importing `modules`), and emptied lines."""
 
     def __init__(self, names: set[str], is_dead) -> None:
         super().__init__()
         self.names = names
         self.is_dead = is_dead
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # Imports are statements: no expression (a compound statement's header) can hold one.
+        return not isinstance(node, _NO_IMPORTS_BELOW) and super().on_visit(node)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
         return False
