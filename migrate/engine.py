@@ -141,7 +141,8 @@ def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE,
     scratch = {} if source is None else {"source": source, "ast": tree}
     context = PassContext(filename=filename, scratch=scratch)
     original = module
-    first = module = rewrite(context, collector).transform_module(module)
+    running = rewrite(context, collector)
+    first = module = running.transform_module(module)
     if verify:
         for _ in range(MAX_PASSES - 1):
             before = module.code
@@ -150,7 +151,7 @@ def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE,
                 break
         if module.code != first.code:
             raise NotIdempotent(f"{filename}: a second pass changed the output of the first")
-    return first, collector.findings(original)
+    return first, collector.findings(original, running.names.every_start if running.names is not None else None)
 
 
 def _marker_findings(findings: list[Finding], marker: tuple[str, int] | None) -> list[Finding]:

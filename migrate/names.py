@@ -415,24 +415,36 @@ class ModuleNames:
 
     `line_names`: when given, `lines` holds the ids of the statement lines that contain a Name of
     `line_names` or of the module aliases, or an import (found in the same code generation as the
-    positions; None otherwise)."""
+    positions; None otherwise). It may be a function of `watched`, the names bound by imports of
+    the `watch` packages (anywhere in the module), computed in the same walk as the imports."""
 
     def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None, follow=None,
-                 line_names: frozenset | None = None) -> None:
+                 line_names=None, watch: frozenset[str] = frozenset()) -> None:
         self.module = module
         self.tree = tree if tree is not None else ast.parse(text)
         self.text = text
         tracked = set()
+        watched = set()   # names bound by imports of the `watch` packages
         assignments = []
         for node in ast.walk(self.tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if type(node) is ast.Import:
+                for alias in node.names:
+                    top = alias.name.split(".")[0]
+                    tracked.add(alias.asname or top)
+                    if top in watch:
+                        watched.add(alias.asname or top)
+            elif type(node) is ast.ImportFrom:
+                from_watched = node.level == 0 and (node.module or "").split(".")[0] in watch
                 for alias in node.names:
                     if alias.name != "*":
                         tracked.add(alias.asname or alias.name.split(".")[0])
+                        if from_watched:
+                            watched.add(alias.asname or alias.name)
             elif type(node) is ast.Assign and type(node.value) in (ast.Attribute, ast.Name) \
                     and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
                 assignments.append(node)
         self.tracked = tracked
+        self.watched = frozenset(watched)
         self.analysis = _Analysis(self.tree, tracked, text)
         self.aliases: dict[tuple[int, int], ModuleAlias] = {}       # store position -> alias
         self._alias_uses: dict[tuple[int, int], ModuleAlias] = {}   # use position -> alias
@@ -443,10 +455,14 @@ class ModuleNames:
         wanted = lambda node: (type(node) is cst.Name and (  # noqa: E731
             node.value in tracked or node.value in aliased)) or type(node) in (cst.Import, cst.ImportFrom)
         self.lines: set[int] | None = None
+        self.every_start: dict[int, tuple[int, int]] | None = None  # (with line_names) every node's start
+        if callable(line_names):
+            line_names = line_names(self.watched)
         if line_names is None:
             self.positions = starts(module, wanted=wanted)
         else:
-            self.positions, self.lines = starts_and_lines(module, wanted, frozenset(line_names) | self.alias_names)
+            self.positions, self.lines, self.every_start = starts_and_lines(
+                module, wanted, frozenset(line_names) | self.alias_names)
         self._by_position = {position: key for key, position in self.positions.items()}
 
     def _find_aliases(self, assignments: list[ast.Assign], follow) -> None:

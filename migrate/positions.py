@@ -52,12 +52,15 @@ class _StartsOf(CodegenState):
 
 @dataclass
 class _StartsAndLines(_StartsOf):
-    """`_StartsOf` that also notes the statement lines holding a name of `line_names` or an import."""
+    """`_StartsOf` that also notes the statement lines holding a name of `line_names` or an import,
+    and the start of every node in `every_start` (what the findings are located by later)."""
     line_names: frozenset = frozenset()
     lines: set = field(default_factory=set)  # ids of those statement lines
+    every_start: dict = field(default_factory=dict)
     _line: int = 0                          # id of the statement line being generated (0: none)
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        self.every_start[id(node)] = (self.line, self.column)
         kind = type(node)
         if kind is cst.Name:
             if node.value in self.line_names:
@@ -70,6 +73,7 @@ class _StartsAndLines(_StartsOf):
 
     @contextmanager
     def _statement_line(self, node):
+        self.every_start[id(node)] = (self.line, self.column)
         if id(node) in self.targets or (self.wanted is not None and self.wanted(node)):
             self.starts[id(node)] = (self.line, self.column)
         outer, self._line = self._line, id(node)
@@ -79,15 +83,17 @@ class _StartsAndLines(_StartsOf):
             self._line = outer
 
 
-def starts_and_lines(module: cst.Module, wanted, line_names: frozenset) -> tuple[dict[int, tuple[int, int]], set[int]]:
-    """`starts(module, wanted=wanted)` and, in the same code generation, the ids of the statement
-    lines (`SimpleStatementLine`) that hold a Name whose value is in `line_names` or an import: the
-    lines a rewrite keyed by those names can touch (codemods/fused.py skips the others)."""
+def starts_and_lines(module: cst.Module, wanted, line_names: frozenset
+                     ) -> tuple[dict[int, tuple[int, int]], set[int], dict[int, tuple[int, int]]]:
+    """`starts(module, wanted=wanted)`, and from the same code generation: the ids of the statement
+    lines (`SimpleStatementLine`) that hold a Name whose value is in `line_names` or an import (the
+    lines a rewrite keyed by those names can touch: codemods/fused.py skips the others), and the
+    start of every node that has one (the findings are located by it: no second code generation)."""
     state = _StartsAndLines(default_indent=module.default_indent, default_newline=module.default_newline,
                             wanted=wanted, line_names=line_names)
     module._codegen(state)
     state.lines.discard(0)
-    return state.starts, state.lines
+    return state.starts, state.lines, state.every_start
 
 
 def starts(module: cst.Module, nodes: Iterable[cst.CSTNode] = (), wanted=None) -> dict[int, tuple[int, int]]:

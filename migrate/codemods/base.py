@@ -237,17 +237,19 @@ class TableRewrite(FastDispatch):
         self._module = node
         self._bindings = module_bindings(node)
         self._source_text = self.source(node)
-        bindings = _ImportBindings()
-        node.visit(bindings)
-        self._watched = bindings.names
         try:
             self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_dead,
-                                     line_names=self.line_names(frozenset(self._watched)))
+                                     line_names=self.line_names, watch=WATCHED_PACKAGES)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self.names = None  # libcst parses what CPython does not: libcst's own scope analysis
         self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()
         if self.names is not None:
-            self._watched |= self.names.alias_names  # `summary = tf.contrib.summary`: `summary.x` too
+            # (from CPython's tree, in the names' own walk) + `summary = tf.contrib.summary`: `summary.x` too
+            self._watched = set(self.names.watched) | self.names.alias_names
+        else:
+            bindings = _ImportBindings()
+            node.visit(bindings)
+            self._watched = bindings.names
 
     def line_names(self, watched: frozenset[str]) -> frozenset[str] | None:
         """The names that let this pass act on a statement line (None: it may act on any line).

@@ -44,11 +44,16 @@ class FindingCollector:
     def report(self, node: cst.CSTNode, code: str, message: str, hint: str) -> None:
         self.pending.append((node, code, message, hint))
 
-    def findings(self, module: cst.Module) -> list[Finding]:
-        """The findings, located in `module` (the tree the pass visited); one per line, code, message."""
+    def findings(self, module: cst.Module, known: dict[int, tuple[int, int]] | None = None) -> list[Finding]:
+        """The findings, located in `module` (the tree the pass visited); one per line, code, message.
+
+        `known`: starts of `module`'s nodes already computed (names.ModuleNames.every_start); only
+        the nodes it lacks cost a code generation."""
         if not self.pending:
             return []
-        located = starts(module, (node for node, _, _, _ in self.pending))
+        known = known or {}
+        missing = [node for node, _, _, _ in self.pending if id(node) not in known]
+        located = {**known, **starts(module, missing)} if missing else known
         guarded = _attribute_guarded(module) if any(code in GUARDABLE for _, code, _, _ in self.pending) else set()
         found, seen = [], set()
         for node, code, message, hint in self.pending:
@@ -144,6 +149,8 @@ class _GuardedNodes(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             return False  # a missing module raises ImportError, which the handler does not catch
+        if not self._depth and isinstance(node, (cst.SimpleStatementLine, cst.BaseExpression)):
+            return False  # no `try` statement inside: nothing below to guard or to find
         if self._depth:
             self.ids.add(id(node))
         return super().on_visit(node)
