@@ -55,4 +55,6 @@ CODEMOD = Codemod(
     leave_call=leave_call,
     text_trigger=lambda text: _FIT_WITH_STEPS.search(text) is not None,
     tf1_only=True,
+    # a `fit` on any receiver, only where the trigger fires (elsewhere it cannot act at all)
+    reach=lambda text: None if _FIT_WITH_STEPS.search(text) is not None else frozenset(),
 )
