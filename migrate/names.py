@@ -27,7 +27,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from migrate.positions import starts, starts_and_lines
+from migrate.positions import starts, starts_and_skippable
 
 _LINES = re.compile(r"\r\n|\r|\n")
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+")
@@ -413,9 +413,9 @@ class ModuleNames:
     nowhere else in its scope (a function or the module, not a class) are followed, so that
     `name.attr` has the names `<qualified>.attr` (module aliases the name tables cannot see).
 
-    `line_names`: when given, `lines` holds the ids of the statement lines that contain a Name of
-    `line_names` or of the module aliases, or an import (found in the same code generation as the
-    positions; None otherwise). It may be a function of `watched`, the names bound by imports of
+    `line_names`: when given, `skippable` holds the ids of the expressions and statement lines that
+    contain no Name of `line_names` or of the module aliases and no import (found in the same code
+    generation as the positions; None otherwise). It may be a function of `watched`, the names bound by imports of
     the `watch` packages (anywhere in the module), computed in the same walk as the imports."""
 
     def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None, follow=None,
@@ -454,14 +454,14 @@ class ModuleNames:
         self.alias_names = frozenset(aliased)
         wanted = lambda node: (type(node) is cst.Name and (  # noqa: E731
             node.value in tracked or node.value in aliased)) or type(node) in (cst.Import, cst.ImportFrom)
-        self.lines: set[int] | None = None
+        self.skippable: set[int] | None = None
         self.every_start: dict[int, tuple[int, int]] | None = None  # (with line_names) every node's start
         if callable(line_names):
             line_names = line_names(self.watched)
         if line_names is None:
             self.positions = starts(module, wanted=wanted)
         else:
-            self.positions, self.lines, self.every_start = starts_and_lines(
+            self.positions, self.skippable, self.every_start = starts_and_skippable(
                 module, wanted, frozenset(line_names) | self.alias_names)
         self._by_position = {position: key for key, position in self.positions.items()}
 

@@ -9,7 +9,7 @@ syntactic position (an expression without its parentheses, a statement after its
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -50,50 +50,81 @@ class _StartsOf(CodegenState):
         return _NOTHING
 
 
+def _expression_types() -> frozenset[type]:
+    found, pending = set(), [cst.BaseExpression]
+    while pending:
+        for sub in pending.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                pending.append(sub)
+    return frozenset(found)
+
+
+# What can be skipped whole: an expression (all of it is generated inside its own recorded
+# context: only its parentheses are outside) or a statement line. Not compound statements: their
+# decorators are generated before their context opens.
+_SKIPPABLE = _expression_types() | {cst.SimpleStatementLine}
+
+
+class _Close:
+    """The context a skippable node's code is generated in: closing it pops the node."""
+    __slots__ = ("open",)
+
+    def __init__(self, open_nodes: list) -> None:
+        self.open = open_nodes
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        self.open.pop()
+
+
 @dataclass
-class _StartsAndLines(_StartsOf):
-    """`_StartsOf` that also notes the statement lines holding a name of `line_names` or an import,
-    and the start of every node in `every_start` (what the findings are located by later)."""
-    line_names: frozenset = frozenset()
-    lines: set = field(default_factory=set)  # ids of those statement lines
+class _StartsAndReach(_StartsOf):
+    """`_StartsOf` that also records the start of every node (`every_start`: the findings are
+    located by it later) and which skippable nodes hold a Name of `reach_names` or an import."""
+    reach_names: frozenset = frozenset()
     every_start: dict = field(default_factory=dict)
-    _line: int = 0                          # id of the statement line being generated (0: none)
+    skippable: dict = field(default_factory=dict)   # ids of the skippable nodes (as keys)
+    reached: set = field(default_factory=set)       # ... of those that hold such a name or an import
+    open_nodes: list = field(default_factory=list)  # skippable nodes being generated, outermost first
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
-        self.every_start[id(node)] = (self.line, self.column)
+        key = id(node)
+        position = self.every_start[key] = (self.line, self.column)
+        if key in self.targets or (self.wanted is not None and self.wanted(node)):
+            self.starts[key] = position
         kind = type(node)
-        if kind is cst.Name:
-            if node.value in self.line_names:
-                self.lines.add(self._line)
-        elif kind is cst.SimpleStatementLine:
-            return self._statement_line(node)
-        elif kind is cst.Import or kind is cst.ImportFrom:
-            self.lines.add(self._line)
-        return _StartsOf.record_syntactic_position(self, node)
+        if kind in _SKIPPABLE:
+            self.skippable[key] = None
+            self.open_nodes.append(key)
+            if kind is cst.Name and node.value in self.reach_names:
+                self._reach()
+            return _Close(self.open_nodes)
+        if kind is cst.Import or kind is cst.ImportFrom:
+            self._reach()
+        return _NOTHING
 
-    @contextmanager
-    def _statement_line(self, node):
-        self.every_start[id(node)] = (self.line, self.column)
-        if id(node) in self.targets or (self.wanted is not None and self.wanted(node)):
-            self.starts[id(node)] = (self.line, self.column)
-        outer, self._line = self._line, id(node)
-        try:
-            yield
-        finally:
-            self._line = outer
+    def _reach(self) -> None:
+        """Every open skippable node holds what was just found (stop at one already marked)."""
+        reached = self.reached
+        for key in reversed(self.open_nodes):
+            if key in reached:
+                return
+            reached.add(key)
 
 
-def starts_and_lines(module: cst.Module, wanted, line_names: frozenset
-                     ) -> tuple[dict[int, tuple[int, int]], set[int], dict[int, tuple[int, int]]]:
-    """`starts(module, wanted=wanted)`, and from the same code generation: the ids of the statement
-    lines (`SimpleStatementLine`) that hold a Name whose value is in `line_names` or an import (the
-    lines a rewrite keyed by those names can touch: codemods/fused.py skips the others), and the
+def starts_and_skippable(module: cst.Module, wanted, reach_names: frozenset
+                         ) -> tuple[dict[int, tuple[int, int]], set[int], dict[int, tuple[int, int]]]:
+    """`starts(module, wanted=wanted)`, and from the same code generation: the ids of the
+    expressions and statement lines that hold no Name whose value is in `reach_names` and no import
+    (no rewrite keyed by those names can act in them: codemods/fused.py skips them whole), and the
     start of every node that has one (the findings are located by it: no second code generation)."""
-    state = _StartsAndLines(default_indent=module.default_indent, default_newline=module.default_newline,
-                            wanted=wanted, line_names=line_names)
+    state = _StartsAndReach(default_indent=module.default_indent, default_newline=module.default_newline,
+                            wanted=wanted, reach_names=reach_names)
     module._codegen(state)
-    state.lines.discard(0)
-    return state.starts, state.lines, state.every_start
+    return state.starts, state.skippable.keys() - state.reached, state.every_start
 
 
 def starts(module: cst.Module, nodes: Iterable[cst.CSTNode] = (), wanted=None) -> dict[int, tuple[int, int]]:

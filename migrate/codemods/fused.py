@@ -18,7 +18,7 @@ from migrate.codemods.findings_collector import FindingCollector
 from migrate.resolve import Match
 
 
-# Skip the statement lines no codemod can reach (False: visit every line; tests compare both).
+# Skip the expressions and statement lines no codemod can reach (False: visit all; tests compare both).
 SKIP_LINES = True
 
 
@@ -33,7 +33,7 @@ class FusedRewrite(TableRewrite):
         self.collector = collector
         self._use(self.PIPELINE)
         self._active: tuple[Codemod, ...] | None = None
-        self._lines: set[int] | None = None  # ids of the statement lines the pass visits (None: all)
+        self._skip: set[int] = set()  # ids of the expressions and statement lines the pass skips whole
 
     def _use(self, codemods: tuple[Codemod, ...]) -> None:
         """Handlers of `codemods` (the ones on for this module), by hook, in pipeline order."""
@@ -76,9 +76,10 @@ class FusedRewrite(TableRewrite):
         active = self._active if self._active is not None else tuple(
             c for c in self.PIPELINE if c.on_for(self.source_text))
         self._use(active)
-        # Statement lines without such a name (or an import) are skipped whole: no rule of the
-        # pipeline can act on them, and most lines of a real file are such lines.
-        self._lines = self.names.lines if self.names is not None and SKIP_LINES else None
+        # Expressions and statement lines without such a name (or an import) are skipped whole: no
+        # rule of the pipeline can act in them, and most of a real file is such code.
+        skippable = self.names.skippable if self.names is not None and SKIP_LINES else None
+        self._skip = skippable if skippable is not None else set()
         self.state = {c.name: c.start(self, node) for c in active if c.start}
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -100,9 +101,17 @@ class FusedRewrite(TableRewrite):
             self._collect(node)
             TableRewrite.visit_Name(self, node)
 
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
-        if self._lines is not None and id(node) not in self._lines:
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self._skip:
             return False
+        return TableRewrite.on_visit(self, node)
+
+    def on_leave(self, original_node, updated_node):
+        if id(original_node) in self._skip:
+            return updated_node
+        return TableRewrite.on_leave(self, original_node, updated_node)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
         if self.collector is not None:
             for claimed in self._claimed_by_statement:
                 self.collector.handled.update(id(func) for func in claimed(self, node))
@@ -127,8 +136,6 @@ class FusedRewrite(TableRewrite):
         return TableRewrite.leave_Call(self, original_node, updated_node)
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
-        if self._lines is not None and id(original_node) not in self._lines:
-            return updated_node
         for handler in self._leave_statement:
             rewritten = handler(self, original_node, updated_node)
             if rewritten is not None:
