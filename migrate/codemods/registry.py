@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Mapping
 
 from migrate.resolve import longest_prefix
@@ -84,7 +85,7 @@ class Codemod:
         return match if match is not None and isinstance(match.entry, Replacement) else None
 
     def on_for(self, text: str) -> bool:
-        return self.applies is None or self.applies(text)
+        return self.applies is None or _applies(self, text)
 
     def line_reach(self, text: str) -> frozenset[str] | None:
         """The names besides the watched ones that a statement line of `text` must hold for this
@@ -94,6 +95,13 @@ class Codemod:
         handlers = (self.leave_call, self.leave_attribute, self.leave_statement, self.claimed_by_call,
                     self.claimed_by_statement, self.call_findings, self.statement_findings)
         return frozenset() if not any(handlers) else None
+
+
+@lru_cache(maxsize=256)
+def _applies(codemod: Codemod, text: str) -> bool:
+    """`codemod.applies(text)`, asked by the pre-filter and by the pass for the same text (a
+    string's hash is cached by Python: a repeated question costs a dictionary lookup)."""
+    return bool(codemod.applies(text))
 
 
 def watched_names_only(text: str) -> frozenset[str]:
