@@ -15,9 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from migrate import cache
-from migrate.engine import migrate_bytes, survey
 from migrate.findings import FileResult, Finding, Location
-from migrate.notebooks import migrate_notebook
 
 SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".ipynb_checkpoints",
              "node_modules", ".oracle", "build", "dist"}
@@ -42,8 +40,11 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
 def migrate_source(data: bytes, path: str, surveyed=None) -> FileResult:
     """Migrate the bytes of one file (a notebook when `path` ends with .ipynb); `surveyed`: what
     engine.survey returned for a .py file's bytes, when asked already."""
+    # (imported here: a re-run answered by the cache imports no libcst at all)
     if path.endswith(".ipynb"):
+        from migrate.notebooks import migrate_notebook  # noqa: PLC0415
         return migrate_notebook(data, path)
+    from migrate.engine import migrate_bytes  # noqa: PLC0415
     return migrate_bytes(data, path, surveyed)
 
 
@@ -62,6 +63,7 @@ def migrate_file(path: str) -> FileResult:
         cached = cache.load(path, data)
         if cached is not None:
             return cached
+        from migrate.engine import survey  # noqa: PLC0415 (see migrate_source)
         surveyed = None if path.endswith(".ipynb") else survey(data, path)
         if isinstance(surveyed, FileResult):
             cache.store(surveyed)

@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from migrate import annotate, api, render
-from migrate.codemods import PIPELINE
+from migrate import api, render
 from migrate.findings import CODES, FileResult, Severity
 
 EXIT_CLEAN, EXIT_CHANGES, EXIT_ERROR = 0, 1, 2
@@ -67,6 +66,7 @@ def _codes(values: Sequence[str]) -> list[str]:
 
 def _list() -> str:
     lines = ["codemods (in pipeline order):"]
+    from migrate.codemods import PIPELINE  # noqa: PLC0415 (libcst: not imported by a cached re-run)
     lines += [f"  {codemod.name}: {codemod.description}" for codemod in PIPELINE]
     lines.append("finding codes:")
     lines += [f"  {code.code} {code.severity.value}: {code.title}" for code in CODES.values()]
@@ -91,6 +91,7 @@ def _run_stdin(args: argparse.Namespace, select: list[str], ignore: list[str]) -
         result = api.with_readiness(result)
     result = api.select_findings(result, select, ignore)
     if args.annotate:
+        from migrate import annotate  # noqa: PLC0415
         result = annotate.annotate(result, api.migrate_source)
     if args.diff:
         sys.stdout.write(render.unified_diff(result) if result.changed else "")
@@ -185,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 result = api.with_readiness(result)
             result = api.select_findings(result, select, ignore)
             if args.annotate:
+                from migrate import annotate  # noqa: PLC0415
                 result = annotate.annotate(result, api.migrate_source)
             results.append(result)
             if result.changed and not args.check:
