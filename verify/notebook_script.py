@@ -17,7 +17,9 @@ Runs inside every oracle (Python 3.7 + TF 1.15 too): standard library only, run 
 
 import ast
 import json
+import linecache
 import sys
+import traceback
 
 
 def _cell_source(cell):
@@ -90,10 +92,20 @@ def main(argv):
     path = argv[0]
     with open(path, encoding="utf-8") as handle:
         notebook = json.load(handle)
-    code = compile(program_of(notebook, argv[1:]), path, "exec")
+    program = program_of(notebook, argv[1:])
+    # Compiled under a name whose lines linecache serves from the program itself: under the
+    # .ipynb path, tracebacks and TensorFlow's autograph (which reads a function's source with
+    # inspect) read lines of the notebook's JSON instead of the code that runs.
+    script = f"{path}.script.py"
+    linecache.cache[script] = (len(program), None, program.splitlines(True), script)
+    code = compile(program, script, "exec")
     sys.argv = [path]
     namespace = {"__name__": "__main__", "__file__": path}
-    exec(code, namespace)  # noqa: S102 - running the user's notebook is the point
+    try:
+        exec(code, namespace)  # noqa: S102 - running the user's notebook is the point
+    except Exception:  # printed here: the interpreter's own printer reads source lines from disk
+        traceback.print_exc()
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

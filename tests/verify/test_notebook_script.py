@@ -71,3 +71,14 @@ def test_a_parameter_the_cell_does_not_assign_is_an_error_listing_the_ones_it_do
     completed = _run(_notebook(tmp_path, "x = 1", "EPOCHS = 1\nrate = 0.1"), "--steps=5")
     assert completed.returncode != 0
     assert "assigns no steps or STEPS; it assigns EPOCHS, rate" in completed.stderr
+
+
+def test_tracebacks_and_inspect_read_the_program_not_the_notebook_json(tmp_path):
+    """(TensorFlow's autograph reads a function's source with inspect: under the .ipynb path it
+    read lines of the notebook's JSON; found on tensorflow/tpu's Keras colabs, keras_nb2.)"""
+    path = _notebook(tmp_path, "import inspect",
+                     "def step(x):\n    return x + 1\n",
+                     "print(repr(inspect.getsource(step)))\nraise ValueError('from the last cell')", tag=None)
+    completed = _run(path)
+    assert completed.stdout.strip() == repr("def step(x):\n    return x + 1\n")
+    assert "raise ValueError('from the last cell')" in completed.stderr
