@@ -97,6 +97,9 @@ def parse(text: str) -> cst.Module:
                                "fix the syntax error, then run migrate again"))
 
 
+_UNPARSED = object()
+
+
 def python_tree(text: str) -> ast.Module | None:
     """CPython's tree of `text`, or None when CPython does not parse it."""
     try:
@@ -113,18 +116,40 @@ def output_tree(text: str) -> ast.Module | None:
         return None
 
 
-def tf2_marker(text: str) -> tuple[str, int] | None:
-    """(name, line) of the first TF2-only name used through `import tensorflow [as X]`, else None."""
+def tf2_marker(text: str, tree: ast.Module | None | object = _UNPARSED) -> tuple[str, int] | None:
+    """(name, line) of the first TF2-only name used through `import tensorflow [as X]`, else None.
+
+    Names inside an `if` on the TensorFlow version (`if tf.__version__ < '2'`, `if
+    LooseVersion(tf.__version__) >= ...`, `tf.version.VERSION`) do not count: such a file runs on
+    TF 1.x too, and its code outside the gate is TF 1.x code (tensorflow/privacy's optimizers).
+    `tree`: CPython's tree of `text` (parsed here when needed and not given)."""
     aliases = {match.group(1) or "tensorflow" for match in _TF_ALIAS.finditer(text)}
     if not aliases:
         return None
     pattern = re.compile(r"\b(?:%s)((?:\.\w+)+)" % "|".join(map(re.escape, sorted(aliases))))
+    gated = None
     for match in pattern.finditer(text):
         parts = match.group(1)[1:].split(".")
         for end in range(len(parts), 0, -1):
             if ".".join(parts[:end]) in TF2_ONLY:
-                return "tf." + ".".join(parts[:end]), text.count("\n", 0, match.start()) + 1
+                line = text.count("\n", 0, match.start()) + 1
+                if gated is None:
+                    gated = _version_gated_lines(python_tree(text) if tree is _UNPARSED else tree)
+                if not any(first <= line <= last for first, last in gated):
+                    return "tf." + ".".join(parts[:end]), line
+                break
     return None
+
+
+_VERSION_ATTRIBUTES = frozenset({"__version__", "VERSION"})
+
+
+def _version_gated_lines(tree: ast.Module | None) -> list[tuple[int, int]]:
+    """(first, last) lines of every `if` statement whose test reads a version attribute."""
+    if tree is None:
+        return []
+    return [(node.lineno, node.end_lineno) for node in ast.walk(tree) if type(node) is ast.If
+            and any(type(part) is ast.Attribute and part.attr in _VERSION_ATTRIBUTES for part in ast.walk(node.test))]
 
 
 class NotIdempotent(AssertionError):
@@ -168,7 +193,8 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
     """(migrated text, findings) for Python source text; raises SkipFile when it cannot be done.
 
     `prefilter=False` always runs the libcst pipeline (tests compare both paths)."""
-    return _migrate(Surveyed(text, tf2_marker(text), python_tree(text)), filename, verify, prefilter)
+    tree = python_tree(text)
+    return _migrate(Surveyed(text, tf2_marker(text, tree), tree), filename, verify, prefilter)
 
 
 @dataclass(frozen=True)
@@ -226,7 +252,8 @@ def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | No
     except SkipFile:
         return None
     text = decoded.text
-    source = Surveyed(text, tf2_marker(text), python_tree(text))
+    tree = python_tree(text)
+    source = Surveyed(text, tf2_marker(text, tree), tree)
     if nothing_to_do(text, source.pipeline, source.tree):
         if source.tree is None:
             return decoded, source  # the full path reports why
@@ -252,7 +279,8 @@ def migrate_bytes(data: bytes, path: str, surveyed: tuple[Decoded, Surveyed] | N
     try:
         if surveyed is None:
             decoded = decode(data)  # raises SkipFile with the reason
-            surveyed = decoded, Surveyed(decoded.text, tf2_marker(decoded.text), python_tree(decoded.text))
+            tree = python_tree(decoded.text)
+            surveyed = decoded, Surveyed(decoded.text, tf2_marker(decoded.text, tree), tree)
         decoded, source = surveyed
         migrated, findings = _migrate(source, path, prefilter=False)
     except SkipFile as skip:
