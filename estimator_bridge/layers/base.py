@@ -36,6 +36,42 @@ class LayerObjectState:
         self.moments = None
 
 
+class LayerStateViews:
+    """The read-only views of a `tf.layers` object's `self._state` (a LayerObjectState), shared by
+    the object forms (objects.py) and user subclasses of `tf.layers.Layer` (custom.py)."""
+
+    @property
+    def scope_name(self):
+        if self._state.scope is None:
+            raise ValueError(f'No name available for layer scope because the layer "{self.name}" '
+                             "has not been used yet. Call the layer before querying `scope_name`.")
+        return self._state.scope.name
+
+    @property
+    def variables(self):
+        """The layer's own weights: TF 1.15's tf.layers.Layer bypassed Keras' attribute tracking,
+        so sub-layers held in attributes are not included (measured on the oracle)."""
+        return list(self._state.variables)
+
+    weights = variables
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self._state.variables if v.trainable]
+
+    trainable_weights = trainable_variables
+
+    @property
+    def non_trainable_variables(self):
+        return [v for v in self._state.variables if not v.trainable]
+
+    non_trainable_weights = non_trainable_variables
+
+    @property
+    def updates(self):
+        return list(self._state.updates)
+
+
 def snake_case(class_name: str) -> str:
     """Keras-1's `to_snake_case`: a layer's default name from its class (`Conv2DTranspose` ->
     `conv2d_transpose`, `TpuBatchNormalization` -> `tpu_batch_normalization`)."""

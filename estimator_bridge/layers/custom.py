@@ -21,7 +21,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from estimator_bridge import layer_arguments as _arguments
-from estimator_bridge.layers.base import (LayerObjectState, add_activity_regularization,
+from estimator_bridge.layers.base import (LayerObjectState, LayerStateViews, add_activity_regularization,
                                           count_keras_name, snake_case)
 
 tf1 = tf.compat.v1
@@ -63,7 +63,7 @@ class InputSpec:
                                  f"{value} but received input with shape {inputs.shape}")
 
 
-class Layer:
+class Layer(LayerStateViews):
     """`tf.layers.Layer` (TF 1.15): subclass it, override `build` and `call`, create weights
     with `add_weight` (alias `add_variable`); call the object to run it."""
 
@@ -207,37 +207,6 @@ class Layer:
     apply = __call__
 
     # ---- what TF 1.15's layers exposed -------------------------------------------------------
-    @property
-    def scope_name(self):
-        if self._state.scope is None:
-            raise ValueError(f'No name available for layer scope because the layer "{self.name}" '
-                             "has not been used yet. Call the layer before querying `scope_name`.")
-        return self._state.scope.name
-
-    @property
-    def variables(self):
-        """The layer's own weights: TF 1.15's tf.layers.Layer bypassed Keras' attribute tracking,
-        so sub-layers held in attributes are not included (measured on the oracle)."""
-        return list(self._state.variables)
-
-    weights = variables
-
-    @property
-    def trainable_variables(self):
-        return [v for v in self._state.variables if v.trainable]
-
-    trainable_weights = trainable_variables
-
-    @property
-    def non_trainable_variables(self):
-        return [v for v in self._state.variables if not v.trainable]
-
-    non_trainable_weights = non_trainable_variables
-
-    @property
-    def updates(self):
-        return list(self._state.updates)
-
     @property
     def losses(self):
         return list(self._losses)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 
 from estimator_bridge import layer_arguments as _arguments
-from estimator_bridge.layers.base import (LayerObjectState, calling_object, count_keras_name,
+from estimator_bridge.layers.base import (LayerObjectState, LayerStateViews, calling_object, count_keras_name,
                                           snake_case)
 from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
                                                  separable_conv2d)
@@ -16,7 +16,7 @@ from estimator_bridge.layers.pooling import (average_pooling1d, average_pooling2
                                              max_pooling3d)
 
 
-class _LayerObject:
+class _LayerObject(LayerStateViews):
     """Base of TF1's object API (`tf.layers.Dense(3)` then `layer(x)`), over the layer functions.
 
     The configuration is taken at construction; the first call creates the variables in a scope
@@ -120,35 +120,6 @@ class _LayerObject:
 
     apply = __call__
     built = False
-
-    @property
-    def scope_name(self):
-        if self._state.scope is None:
-            raise ValueError(f'No name available for layer scope because the layer "{self.name}" '
-                             "has not been used yet. Call the layer before querying `scope_name`.")
-        return self._state.scope.name
-
-    @property
-    def variables(self):
-        return list(self._state.variables)
-
-    weights = variables
-
-    @property
-    def trainable_variables(self):
-        return [v for v in self._state.variables if v.trainable]
-
-    trainable_weights = trainable_variables
-
-    @property
-    def non_trainable_variables(self):
-        return [v for v in self._state.variables if not v.trainable]
-
-    non_trainable_weights = non_trainable_variables
-
-    @property
-    def updates(self):
-        return list(self._state.updates)
 
 
 class _BatchNormObject(_LayerObject):
