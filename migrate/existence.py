@@ -18,6 +18,8 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrate.tables.statement_names import defined_or_assigned
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -151,15 +153,7 @@ def _class_members(path: Path, name: str, depth: int = 0) -> frozenset[str] | No
             if node.keywords or node.decorator_list or any(not (isinstance(base, ast.Name) and base.id == "object")
                                     for base in node.bases):
                 return None
-            members: set[str] = set()
-            for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    members.add(item.name)
-                elif isinstance(item, (ast.Assign, ast.AnnAssign)):
-                    for target in item.targets if isinstance(item, ast.Assign) else [item.target]:
-                        members.update(leaf.id for leaf in ast.walk(target) if isinstance(leaf, ast.Name))
-                else:
-                    continue
+            members = {name for item in node.body for name in defined_or_assigned(item)}
             return None if "__getattr__" in members else frozenset(members)
         if (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and root is not None
                 and node.module.split(".")[0] == "estimator_bridge" and depth < 3):

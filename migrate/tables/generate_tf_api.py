@@ -22,6 +22,8 @@ import os
 import sys
 from pathlib import Path
 
+from migrate.tables.statement_names import defined_or_assigned
+
 API_MODULES = ("tensorflow._api.v2", "keras._tf_keras", "keras.api")
 # Mirrors of other API modules: resolved through `canonical_api_name` instead of being listed twice.
 MIRRORS = ("tensorflow._api.v2.compat.v2", "tensorflow._api.v2.compat.v1.compat", "tensorflow._api.v2.compat.v2.compat")
@@ -98,13 +100,8 @@ def _top_level_names(path: Path) -> set[str]:
         return set()
     names: set[str] = set()
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                for leaf in ast.walk(target):
-                    if isinstance(leaf, ast.Name):
-                        names.add(leaf.id)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)):
+            names |= defined_or_assigned(node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 if alias.name != "*":
