@@ -20,6 +20,7 @@ from migrate.codemods import PIPELINE
 from migrate.codemods.base import PassContext
 from migrate.codemods.fused import fuse
 from migrate.codemods.findings_collector import FindingCollector
+from migrate.environment_checks import environment_findings
 from migrate.final_check import check as check_names
 from migrate.findings import FileResult, Finding, Location
 from migrate.prefilter import nothing_to_do
@@ -214,7 +215,7 @@ class Surveyed:
 def _migrate(source: Surveyed, filename: str, verify: bool = False, prefilter: bool = True) -> tuple[str, list[Finding]]:
     text, marker, tree, pipeline = source.text, source.marker, source.tree, source.pipeline
     if prefilter and nothing_to_do(text, pipeline, tree):
-        return text, _marker_findings(check_names(text, text, tree=tree), marker)
+        return text, _marker_findings(check_names(text, text, tree=tree) + environment_findings(text, text, tree), marker)
     parsed = parse(text)
     module, findings = transform(parsed, filename, pipeline, verify, text, tree)
     findings = _marker_findings(findings, marker)
@@ -238,7 +239,8 @@ def _migrate(source: Surveyed, filename: str, verify: bool = False, prefilter: b
                 raise SkipFile(Finding(Location(1, 0), "MIG004", f"the rewrite did not parse ({error.message})",
                                        "please report this file; it was left unchanged"))
     # The final pass: names the output still holds must exist (a file never goes out silently broken).
-    return migrated, sorted(findings + check_names(text, migrated, findings, tree=migrated_tree))
+    return migrated, sorted(findings + check_names(text, migrated, findings, tree=migrated_tree)
+                            + environment_findings(text, migrated, migrated_tree))
 
 
 def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | None:
@@ -257,8 +259,8 @@ def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | No
     if nothing_to_do(text, source.pipeline, source.tree):
         if source.tree is None:
             return decoded, source  # the full path reports why
-        return FileResult(path, data, None, tuple(_marker_findings(check_names(text, text, tree=source.tree),
-                                                                   source.marker)))
+        return FileResult(path, data, None, tuple(_marker_findings(
+            check_names(text, text, tree=source.tree) + environment_findings(text, text, source.tree), source.marker)))
     return decoded, source
 
 
