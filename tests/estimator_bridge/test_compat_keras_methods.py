@@ -121,39 +121,72 @@ def test_a_schedule_gets_a_float32_step_from_a_keras_3_optimizer_and_hand_calls_
     assert legacy_schedule_step(3) == 3          # by hand: as the program passed it
 
 
+_TWO_REPLICA_LOOP = r"""
+import json
+import sys
+
+import numpy as np
+
+import estimator_bridge
+
+estimator_bridge.configure_logical_cpus(2)
+import keras  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+from estimator_bridge.compat.keras_methods import apply_gradients  # noqa: E402
+
+
+def run(helper):
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with strategy.scope():
+        model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+        model.set_weights([np.linspace(-1, 1, w.size).reshape(w.shape).astype(np.float32)
+                           for w in model.get_weights()])
+        optimizer = keras.optimizers.SGD(momentum=0.9, nesterov=True, learning_rate=0.01)
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        pairs = zip(grads, model.trainable_variables)
+        apply_gradients(optimizer, pairs) if helper else optimizer.apply_gradients(pairs)
+        return loss
+
+    data = tf.data.Dataset.from_tensor_slices((np.linspace(0, 1, 128).reshape(32, 4).astype(np.float32),
+                                               np.zeros((32, 3), np.float32))).batch(8)
+    return [float(strategy.reduce("MEAN", strategy.run(step, args=batch), axis=None))
+            for batch in strategy.experimental_distribute_dataset(data)]
+
+
+try:
+    print(json.dumps({"losses": run(sys.argv[1] == "helper")}))
+except tf.errors.InvalidArgumentError as error:
+    print(json.dumps({"error": str(error)[:2000]}))
+"""
+
+
+def _two_replica_loop(mode: str) -> dict:
+    """The loop in its own process: its 2-CPU collective group (group key 1) stays registered in the
+    process that ran it, and an 8-replica strategy later in the same pytest process could not join
+    that key ("group has size 2": the Keras TPU emulation tests failed after this one)."""
+    import json
+    import subprocess
+    import sys
+
+    completed = subprocess.run([sys.executable, "-c", _TWO_REPLICA_LOOP, mode], capture_output=True,
+                               text=True, timeout=300)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
 def test_apply_gradients_builds_a_keras_3_optimizer_before_a_per_replica_tf_function():
     """Two replicas, `@tf.function` step run by `strategy.run` from Python: Keras 3 alone fails at the
     first step (placeholder error, pinned below); through the helper the losses equal Keras 2.15's
     (recorded from TF 2.15 running this loop with tf.keras.optimizers.SGD, measured 2026-11-25)."""
-    import keras
-
-    from estimator_bridge.compat.keras_methods import apply_gradients
-
-    def run(helper):
-        strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-        with strategy.scope():
-            model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
-            model.set_weights([np.linspace(-1, 1, w.size).reshape(w.shape).astype(np.float32)
-                               for w in model.get_weights()])
-            optimizer = keras.optimizers.SGD(momentum=0.9, nesterov=True, learning_rate=0.01)
-
-        @tf.function
-        def step(x, y):
-            with tf.GradientTape() as tape:
-                loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
-            grads = tape.gradient(loss, model.trainable_variables)
-            pairs = zip(grads, model.trainable_variables)
-            apply_gradients(optimizer, pairs) if helper else optimizer.apply_gradients(pairs)
-            return loss
-
-        data = tf.data.Dataset.from_tensor_slices((np.linspace(0, 1, 128).reshape(32, 4).astype(np.float32),
-                                                   np.zeros((32, 3), np.float32))).batch(8)
-        return [float(strategy.reduce("MEAN", strategy.run(step, args=batch), axis=None))
-                for batch in strategy.experimental_distribute_dataset(data)]
-
-    np.testing.assert_allclose(run(helper=True), [0.79256546, 1.0260136, 1.2034338, 1.2224462], rtol=1e-6)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="placeholder"):
-        run(helper=False)
+    np.testing.assert_allclose(_two_replica_loop("helper")["losses"],
+                               [0.79256546, 1.0260136, 1.2034338, 1.2224462], rtol=1e-6)
+    assert "placeholder" in _two_replica_loop("plain")["error"]
 
 
 def test_apply_gradients_drops_keras_2s_op_name_and_refuses_unaggregated_gradients():
