@@ -14,13 +14,11 @@ Measured (TF 2.21 + Keras 3.15 vs TF 2.15, CPU, oneDNN off): the 6 step losses a
 weight are equal to the last bit; held to 1e-6.
 """
 
-import sys
-
 import numpy as np
 import pytest
 
 from migrate.engine import migrate_text
-from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, run_json
+from tests.support.oracles import REPO_ROOT, oracle_python, run_current_json, run_json
 
 PROGRAM = REPO_ROOT / "tests" / "migrate" / "programs" / "keras_custom_loop_tf21.py"
 RTOL = 1e-6
@@ -29,10 +27,7 @@ pytestmark = pytest.mark.oracle
 
 
 def _current(program):
-    env = oracle_env()
-    env["TF_ENABLE_ONEDNN_OPTS"] = "0"
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    return run_json(sys.executable, program, env=env)
+    return run_current_json(program)
 
 
 def test_the_migrated_custom_loop_trains_as_tf_2_1s_keras_did(tmp_path):

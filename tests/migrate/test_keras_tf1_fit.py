@@ -8,13 +8,11 @@ Measured (TF 2.21 + Keras 3.15 vs TF 1.15, CPU): epoch losses within 1e-7 relati
 Without the rewrite the third epoch's loss is 13% higher (0.654 vs 0.580).
 """
 
-import sys
-
 import numpy as np
 import pytest
 
 from migrate.engine import migrate_text
-from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, run_json
+from tests.support.oracles import REPO_ROOT, oracle_python, run_current_json, run_json
 
 PROGRAM = REPO_ROOT / "tests" / "migrate" / "programs" / "keras_tf1_fit_arrays.py"
 
@@ -22,10 +20,7 @@ pytestmark = pytest.mark.oracle
 
 
 def _current(program):
-    env = oracle_env()
-    env["TF_ENABLE_ONEDNN_OPTS"] = "0"
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    return run_json(sys.executable, program, env=env)
+    return run_current_json(program)
 
 
 def test_the_migrated_fit_on_arrays_with_steps_reproduces_tf_1_15(tmp_path):

@@ -74,6 +74,15 @@ def run_json(python: Path | str, script: Path | str, *args: str, timeout: float 
     return json.loads(lines[-1])
 
 
+def run_current_json(script: Path | str, *args: str, **kwargs) -> dict:
+    """`run_json` on current TensorFlow (this interpreter), the repository importable, oneDNN off
+    (the oracles' TF 1.15 / 2.15 CPU kernels do not use it)."""
+    env = oracle_env()
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    env["TF_ENABLE_ONEDNN_OPTS"] = "0"
+    return run_json(sys.executable, script, *args, env=env, **kwargs)
+
+
 def current_python() -> str:
     """The interpreter running the tests (current TensorFlow)."""
     return sys.executable
