@@ -6,8 +6,10 @@ read from source): the codemod never imports TensorFlow. `estimator_bridge` name
 from the bridge's own source files (the bridge ships with the codemod), read with `ast`, so the
 answer follows the bridge as it changes.
 
-A name resolves while each part is a module's member; once a part is a class, function or other
-value, the rest is that object's business (`tf.estimator.ModeKeys.TRAIN` stops at ModeKeys).
+A name resolves while each part is a module's member; once a part is a public class, the next
+part must be one of its attributes (its own or a base class's: `tf.optimizers.Optimizer.
+_compute_gradients` does not exist, Keras 3's Optimizer has none); past that, or once a part is a
+function or other value, the rest is that object's business.
 """
 
 from __future__ import annotations
@@ -49,6 +51,34 @@ def _tf_tables():
     public = {key: frozenset(value.split()) for key, value in tf_api.PUBLIC.items()}
     internal = {key: frozenset(value.split()) for key, value in tf_api.INTERNAL.items()}
     return public, tf_api.SUBMODULES, tf_api.UNUSABLE, internal
+
+
+@functools.lru_cache(maxsize=1024)
+def _class_attributes(public_name: str) -> frozenset[str] | None:
+    """The attribute names of the public class `public_name` (`module.member`, real module name),
+    its own and its bases'; None when it is not a class the table knows or may make names up."""
+    from migrate.tables import tf_api  # noqa: PLC0415
+
+    key = tf_api.CLASSES.get(public_name)
+    if key is None:
+        return None
+    names: set[str] = set()
+    for each in [key, *tf_api.CLASS_BASES.get(key, "").split()]:
+        own = tf_api.CLASS_OWN.get(each)
+        if own is None or own == "*":
+            return None
+        names.update(own.split())
+    return frozenset(names)
+
+
+def _class_member(public_name: str, shown: str, rest: list[str]) -> Verdict:
+    """`rest[0]` must be an attribute of the class `public_name` when it is one (see above)."""
+    if not rest or _is_dunder(rest[0]):
+        return FOUND
+    names = _class_attributes(public_name)
+    if names is None or rest[0] in names:
+        return FOUND
+    return Verdict(False, f"{shown}.{rest[0]}", "not an attribute of that class in TensorFlow")
 
 
 def _is_dunder(part: str) -> bool:
@@ -94,7 +124,7 @@ def tensorflow_name(dotted: str) -> Verdict:
         if reason is not None:
             return Verdict(False, shown, f"exists but fails when used ({reason})")
         if part in public.get(module, ()):
-            return FOUND
+            return _class_member(f"{module}.{part}", shown, parts[index:])
         return Verdict(False, shown, "not in TensorFlow")
     return FOUND
 

@@ -4,10 +4,13 @@ Run with the project's TensorFlow installed: `python -m migrate.tables.generate_
 The codemod must not import TensorFlow (it runs where TF is not installed, and importing it costs
 seconds), so the names it checks its output against are recorded here:
 - PUBLIC: the public API reached from `import tensorflow` (tf.*, tf.compat.v1.*, tf.keras.* as
-  Keras 3 serves it), walked live. Each API module appears once, under its real module name,
+  Keras 3 serves it, and the non-API modules they hand out under public names: Keras 3's own
+  keras.models, keras.utils, ..., tf.compat.v1.flags), walked live. Each API module appears once, under its real module name,
   with its members; SUBMODULES links `module.member` to the member module's real name.
 - UNUSABLE: names that exist but fail when used (`tf.compat.v1.layers`, `tf.compat.v1.nn.rnn_cell.*`
   are lazy loaders that need the tf_keras package): the error says why.
+- CLASSES / CLASS_BASES / CLASS_OWN: the attributes of the public classes (each class's own
+  names once, with its bases), so `tf.optimizers.Optimizer._compute_gradients` is checked.
 - INTERNAL: `tensorflow.python.*` and the other internal modules TF1 programs imported directly,
   read from the installed sources (their top-level names), not imported.
 tests/migrate/test_tables.py checks the checked-in table matches the installed TensorFlow.
@@ -41,6 +44,66 @@ def _is_api(module) -> bool:
         or name in API_MODULES
 
 
+def _served_module(parent, name: str, value) -> bool:
+    """A module an API module hands out under a public name although it is not an API module
+    itself: Keras 3's own modules (`tf.keras.models` is `keras.models`, `tf.keras.mixed_precision`
+    is `keras.mixed_precision`) and `tf.compat.v1.flags` (tensorflow.python.platform.flags). Their
+    members are listed like an API module's, so `tf.keras.mixed_precision.experimental` and
+    `tf.compat.v1.flags.FlagsError` are checked instead of passing as "the object's business".
+    Only public names under tensorflow/keras (no `src` or private part), and below a module that
+    is not itself an API module, only its own submodules."""
+    real = value.__name__
+    parts = real.split(".")
+    if name.startswith("_") or parts[0] not in ("tensorflow", "keras") or parent.__name__ == "tensorflow":
+        return False
+    if any(part.startswith("_") or part == "src" for part in parts):
+        return False
+    return _is_api(parent) or real.startswith(parent.__name__ + ".")
+
+
+def walk_classes(members: dict[str, set[str]]) -> tuple[dict[str, str], dict[str, str], dict[str, set[str]]]:
+    """The attributes of the public API's classes, for `tf.optimizers.Optimizer._compute_gradients`
+    (Keras 3's Optimizer has none): (public `module.member` -> class key, class key -> the keys of
+    its bases (its MRO without itself and `object`), class key -> the names its own `__dict__` binds).
+    A class whose metaclass is not `type`/ABCMeta/EnumMeta, or defines `__getattr__`, can make
+    attributes up: its own names are {"*"} (anything resolves)."""
+    import abc
+    import enum
+
+    classes: dict[str, str] = {}
+    bases: dict[str, str] = {}
+    own: dict[str, set[str]] = {}
+
+    def key_of(cls) -> str:
+        return f"{cls.__module__}.{cls.__qualname__}"
+
+    for module_name, names in members.items():
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        for name in names:
+            try:
+                value = getattr(module, name)
+            except Exception:  # noqa: BLE001
+                continue
+            if not inspect.isclass(value):
+                continue
+            classes[f"{module_name}.{name}"] = key_of(value)
+            for cls in value.__mro__:
+                if cls is object or key_of(cls) in own and key_of(cls) in bases:
+                    continue
+                meta = type(cls)
+                checkable = (meta in (type, abc.ABCMeta) or issubclass(meta, enum.EnumMeta)) and \
+                    not any("__getattr__" in vars(m) for m in meta.__mro__ if m is not type)
+                try:
+                    found = {n for n in vars(cls) if not (n.startswith("__") and n.endswith("__"))}
+                except TypeError:
+                    checkable = False
+                own.setdefault(key_of(cls), set()).update(found if checkable else {"*"})
+                bases[key_of(cls)] = " ".join(key_of(b) for b in cls.__mro__[1:] if b is not object)
+    return classes, bases, own
+
+
 def _is_mirror(name: str) -> bool:
     return name.startswith(tuple(m + "." for m in MIRRORS)) or name in MIRRORS
 
@@ -72,7 +135,7 @@ def walk_public() -> tuple[dict[str, set[str]], dict[str, str], dict[str, str]]:
             except Exception as error:  # noqa: BLE001
                 unusable[f"{key}.{name}"] = _reason(error)
                 continue
-            if inspect.ismodule(value) and _is_api(value):
+            if inspect.ismodule(value) and (_is_api(value) or _served_module(module, name, value)):
                 if not _is_mirror(value.__name__):
                     links[f"{key}.{name}"] = value.__name__
                     pending.append(value)
@@ -175,6 +238,7 @@ def render() -> str:
     import tensorflow as tf
 
     members, links, unusable = walk_public()
+    classes, bases, own = walk_classes(members)
     internal = walk_internal()
     return (
         '"""Names the installed TensorFlow provides, for the final name check. GENERATED: do not edit.\n\n'
@@ -186,6 +250,12 @@ def render() -> str:
         "SUBMODULES = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(links.items())) + "}\n\n"
         "# Names that exist but fail when used, with the error TensorFlow raises.\n"
         "UNUSABLE = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(unusable.items())) + "}\n\n"
+        "# Public classes (`module.member`) -> their class key (`defining_module.qualname`).\n"
+        "CLASSES = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(classes.items())) + "}\n\n"
+        "# Class key -> the keys of its bases (its MRO without itself and object), space separated.\n"
+        "CLASS_BASES = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(bases.items())) + "}\n\n"
+        "# Class key -> the attribute names its own __dict__ binds (dunders left out; `*`: any name).\n"
+        "CLASS_OWN = {\n" + _lines(own) + "}\n\n"
         "# Internal modules (read from the installed sources) -> their top-level names.\n"
         "INTERNAL = {\n" + _lines(internal) + "}\n"
     )

@@ -83,6 +83,21 @@ HINTS = {
                                     "(Keras 3 has no global learning phase)",
     "keras.layers.DenseFeatures": "tf.keras.layers.FeatureSpace or tf.compat.v1.feature_column.input_layer "
                                   "(DenseFeatures needs Keras 2: tf_keras)",
+    # Keras 3 has no mixed_precision.experimental (TF 2.1-2.3 spellings; google-research/fixmatch imagenet)
+    "keras.mixed_precision.experimental.Policy": (
+        "tf.keras.mixed_precision.Policy(name) (Keras 3: no loss_scale argument; for float16 wrap the optimizer "
+        "in tf.keras.mixed_precision.LossScaleOptimizer)"),
+    "keras.mixed_precision.experimental.set_policy": "tf.keras.mixed_precision.set_global_policy(policy)",
+    "keras.mixed_precision.experimental.global_policy": "tf.keras.mixed_precision.global_policy()",
+    "keras.mixed_precision.experimental.LossScaleOptimizer": (
+        "tf.keras.mixed_precision.LossScaleOptimizer(optimizer) (Keras 3: dynamic loss scaling only, "
+        "initial_scale= instead of loss_scale=)"),
+    # absl renamed it (google/youtube-8m train.py: `except flags.FlagsError`)
+    "tensorflow.flags.FlagsError": "tf.compat.v1.flags.Error (absl.flags.Error: FlagsError was its old name)",
+    # private members of Keras 2's optimizer (tensorflow/privacy dp_optimizer.py)
+    **{f"{root}.Optimizer._compute_gradients": (
+        "nothing in Keras 3: compute the gradients with tf.GradientTape, then call optimizer.apply_gradients")
+       for root in ("keras.optimizers", "tensorflow.optimizers", "keras")},
     # private internals TF1 programs imported
     "tensorflow.python.ops.control_flow_ops.while_loop": "tf.compat.v1.while_loop",
     "tensorflow.python.ops.control_flow_ops.cond": "tf.compat.v1.cond",

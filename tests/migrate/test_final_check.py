@@ -159,6 +159,25 @@ def test_a_name_the_bridge_does_not_have_is_reported():
     assert codes("from estimator_bridge.layers import no_such_layer\n") == [(1, "MIG306")]
 
 
+def test_an_attribute_a_tensorflow_class_lacks_and_a_name_keras_3_modules_lack_are_reported():
+    # tensorflow/privacy dp_optimizer.py (heldout2), google-research/fixmatch imagenet/fixmatch.py and
+    # google/youtube-8m train.py (heldout3): the check stopped at the first class or non-API module
+    source = ("import tensorflow as tf\n"
+              "code = tf.optimizers.Optimizer._compute_gradients.__code__\n"
+              "policy = tf.keras.mixed_precision.experimental.Policy('mixed_bfloat16')\n"
+              "error = tf.compat.v1.flags.FlagsError\n"
+              "ok = (tf.optimizers.Optimizer.apply_gradients, tf.keras.mixed_precision.Policy,\n"
+              "      tf.compat.v1.flags.DEFINE_string, tf.data.Dataset.from_tensor_slices)\n")
+    _, findings = migrate_text(source, "module.py")
+    found = [f for f in findings if f.code == "MIG305"]
+    assert [f.location.line for f in found] == [2, 3, 4]
+    assert "`tf.optimizers.Optimizer._compute_gradients.__code__`: `tf.optimizers.Optimizer._compute_gradients` " \
+           "does not exist" in found[0].message
+    assert "tf.GradientTape" in found[0].hint
+    assert "tf.keras.mixed_precision.Policy(name)" in found[1].hint
+    assert "tf.compat.v1.flags.Error" in found[2].hint
+
+
 def test_a_line_that_already_has_a_table_finding_gets_no_second_one():
     source = ("import tensorflow as tf\n"
               "y = tf.contrib.crf.crf_log_likelihood(1, 2, 3)\n")
@@ -213,6 +232,22 @@ NAMES = [
     "tensorflow.compat.v1.compat.v1.compat.as_text", "tensorflow.python.data.ops.dataset_ops.Dataset",
     "tensorflow.python.data.ops.readers.TFRecordDataset", "tensorflow.python.util.tf_inspect.ArgSpec",
     "tensorflow.python.tools.inspect_checkpoint.parser",
+    # attributes of public classes (heldout2: tensorflow/privacy dp_optimizer.py's TF 2 branch reads
+    # tf.optimizers.Optimizer._compute_gradients, which Keras 3's Optimizer lacks)
+    "tensorflow.optimizers.Optimizer._compute_gradients", "tensorflow.optimizers.Optimizer.apply_gradients",
+    "tensorflow.compat.v1.train.Optimizer.GATE_NONE", "tensorflow.compat.v1.train.Optimizer.no_such_name",
+    "tensorflow.compat.v1.GraphKeys.TRAINABLE_VARIABLES", "tensorflow.compat.v1.GraphKeys.NO_SUCH_KEY",
+    "tensorflow.data.Dataset.from_tensor_slices", "tensorflow.data.Dataset.from_tensor_slices.__doc__",
+    "tensorflow.compat.v1.ConfigProto.Experimental", "tensorflow.keras.layers.Layer.add_weight",
+    "tensorflow.keras.layers.Layer.add_update", "tensorflow.compat.v1.estimator.ModeKeys.TRAIN",
+    # modules the API hands out that are not API modules (heldout3: google-research/fixmatch
+    # imagenet/fixmatch.py, google/youtube-8m train.py): Keras 3's own keras.mixed_precision/utils/models,
+    # tf.compat.v1.flags (tensorflow.python.platform.flags)
+    "tensorflow.keras.mixed_precision.experimental.Policy", "tensorflow.keras.mixed_precision.Policy",
+    "tensorflow.keras.mixed_precision.set_global_policy", "tensorflow.keras.utils.multi_gpu_model",
+    "tensorflow.keras.utils.to_categorical", "tensorflow.keras.models.Model.fit",
+    "tensorflow.compat.v1.flags.FlagsError", "tensorflow.compat.v1.flags.DEFINE_string",
+    "tensorflow.compat.v1.app.flags.FLAGS",
 ]
 
 
