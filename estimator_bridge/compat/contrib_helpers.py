@@ -4,7 +4,8 @@ Each keeps the TF 1.15 contrib signature and arithmetic (same formulas, same op 
 variable names), so a script using them computes what it computed on TF 1.15:
 `batch_and_drop_remainder`, `padded_batch_and_drop_remainder` (tf.contrib.data),
 `xavier_initializer`, `variance_scaling_initializer`, `l1_regularizer`, `l2_regularizer`,
-`layer_norm` (tf.contrib.layers) and `HParams` (tf.contrib.training).
+`layer_norm` (tf.contrib.layers), `HParams` (tf.contrib.training) and `get_data_files`
+(tf.contrib.slim.parallel_reader).
 """
 
 from __future__ import annotations
@@ -347,3 +348,27 @@ def get_name_scope():
     `name_scope('scope2')`. (tf.get_current_name_scope answers the same in a graph, but in eager
     code the eager scope; TF 1.15's contrib asked the default graph always.)"""
     return tf1.get_default_graph().get_name_scope()
+
+
+# ----------------------------------------------------------------------------- tf.contrib.slim
+
+
+def get_data_files(data_sources):
+    """tf.contrib.slim.parallel_reader.get_data_files: TF 1.15's code on tf.io.gfile.
+
+    A list/tuple is expanded element by element; a string with a glob character (`*`, `?`, `[`)
+    is globbed, any other string is taken as one file name (not checked); no file at all raises
+    ValueError('No data files found in ...').
+    """
+    if isinstance(data_sources, (list, tuple)):
+        data_files = []
+        for source in data_sources:
+            data_files += get_data_files(source)
+    else:
+        if "*" in data_sources or "?" in data_sources or "[" in data_sources:
+            data_files = tf.io.gfile.glob(data_sources)
+        else:
+            data_files = [data_sources]
+    if not data_files:
+        raise ValueError("No data files found in %s" % (data_sources,))
+    return data_files

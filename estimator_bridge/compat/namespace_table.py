@@ -186,6 +186,7 @@ MODULES = {
             "summary": "module:tensorflow.contrib.summary",
             "framework": "module:tensorflow.contrib.framework",
             "metrics": "module:tensorflow.contrib.metrics",
+            "slim": "module:tensorflow.contrib.slim",
             # TF 1.15's tf.contrib.keras re-exported tf.keras (Keras 3 behind it now).
             "keras": "module:tensorflow.keras",
         },
@@ -246,6 +247,22 @@ MODULES = {
             "TFRecordDataset": "tf:data.TFRecordDataset",
         },
         fallbacks=("tf:data.experimental", "unsupported-attribute:contrib_data"),
+    ),
+    # TF-Slim: only the input helper that TPU input pipelines used without slim's layers.
+    "tensorflow.contrib.slim": Module(
+        doc="`tf.contrib.slim`: only parallel_reader.get_data_files (the rest is the tf-slim package).",
+        entries={"parallel_reader": "module:tensorflow.contrib.slim.parallel_reader"},
+        fallbacks=("unsupported-attribute:contrib_slim",),
+    ),
+    "tensorflow.contrib.slim.parallel_reader": Module(
+        doc="`tf.contrib.slim.parallel_reader`: get_data_files (TF 1.15's code, compat/contrib_helpers.py).",
+        entries={"get_data_files": "compat:contrib_helpers.get_data_files"},
+        fallbacks=("unsupported-attribute:contrib_slim",),
+    ),
+    "tensorflow.contrib.slim.python.slim.data.parallel_reader": Module(
+        doc="`from tensorflow.contrib.slim.python.slim.data import parallel_reader` (its own module).",
+        entries={"get_data_files": "compat:contrib_helpers.get_data_files"},
+        fallbacks=("unsupported-attribute:contrib_slim",),
     ),
     "tensorflow.contrib.layers": Module(
         doc="`tf.contrib.layers`: initializers, regularizers and layer_norm.",
@@ -451,6 +468,9 @@ UNSUPPORTED = {
         "tf.metrics calls, streaming_covariance, streaming_pearson_correlation, "
         "streaming_concat, f1_score and aggregate_metric(s|_map); for the others use "
         "tf.compat.v1.metrics or compute the metric in numpy after predict()."),
+    "contrib_slim": (
+        "the compat runner provides only parallel_reader.get_data_files from tf.contrib.slim; "
+        "slim lives on as the `tf-slim` package (`import tf_slim as slim`)."),
     "contrib_framework": (
         "the compat runner provides only the global-step, checkpoint, variable-listing, nest and "
         "arg_scope helpers of tf.contrib.framework."),

@@ -149,6 +149,11 @@ CONTRIB = {
     # formulas and op order, bit-identical: tests/estimator_bridge/test_compat_contrib.py).
     **{f"tensorflow.contrib.{name}": Replacement(f"estimator_bridge.compat.contrib_helpers.{name.split('.')[-1]}")
        for name in ("training.HParams", "layers.variance_scaling_initializer", "layers.l2_regularizer")},
+    # TF-Slim's input helper (TF 1.15's code: glob only when the name has a glob character, ValueError
+    # when nothing is found), used by TPU input pipelines that use nothing else of slim.
+    **{f"tensorflow.contrib.slim.{path}get_data_files": Replacement(
+        "estimator_bridge.compat.contrib_helpers.get_data_files")
+       for path in ("parallel_reader.", "python.slim.data.parallel_reader.")},
     # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
     "tensorflow.contrib.layers.l1_regularizer": Replacement(
         "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),

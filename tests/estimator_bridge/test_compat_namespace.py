@@ -137,10 +137,18 @@ def test_a_tf115_module_imports_and_fails_on_use_naming_the_symbol():
     """TF 1.15 imported every tf.contrib module: an import on a program's first lines must not
     kill a program that never uses it (issue 17); using a name raises, saying what to use."""
     with compat.installed():
-        scope = run_import("import tensorflow.contrib.slim as slim\n"
+        scope = run_import("import tensorflow.contrib.seq2seq as seq2seq\n"
+                           "import tensorflow.contrib.slim as slim\n"
+                           "from tensorflow.contrib.slim import nets\n"
                            "from tensorflow.contrib.tpu.python.tpu import tpu_feed\n"
                            "import tensorflow.contrib.metrics\n", "legacy_model")
-        assert isinstance(scope["slim"], namespace.RemovedModule)
+        assert isinstance(scope["seq2seq"], namespace.RemovedModule)
+        assert isinstance(scope["nets"], namespace.RemovedModule)
+        # slim serves parallel_reader.get_data_files only (google-research/uda's input_fn)
+        assert callable(scope["slim"].parallel_reader.get_data_files)
+        with pytest.raises(compat.UnsupportedName, match="tf.contrib.slim.conv2d is not available: .*"
+                                                         "import tf_slim as slim"):
+            scope["slim"].conv2d
         with pytest.raises(compat.UnsupportedName, match="tf.contrib.tpu.python.tpu.tpu_feed."
                                                          "InfeedQueue is not available"):
             scope["tpu_feed"].InfeedQueue

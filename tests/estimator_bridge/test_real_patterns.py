@@ -118,6 +118,29 @@ def test_using_a_removed_module_fails_there_naming_the_symbol(tmp_path):
             and "tf.compat.v1.metrics" in runner.stderr), runner.stderr[-3000:]
 
 
+# ---- TF-Slim's get_data_files in an input_fn (google-research/uda, 2019) ----------------------
+
+def test_slim_get_data_files_lists_and_raises_as_in_tf115(tmp_path):
+    """UDA's image/data.py lists its shards with tf.contrib.slim.parallel_reader.get_data_files and
+    uses nothing else of slim: the runner refused the name, the migrated copy kept it (MIG302)."""
+    results = three_sides("slim_data_files.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["mixed_list"] == ["not-checked", "train-0.tfrecord", "train-1.tfrecord"]
+    assert oracle["nothing_found"] == ["ValueError", "No data files found in FOLDER/none-*"]
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
+
+def test_the_rest_of_slim_fails_where_used_naming_the_symbol(tmp_path):
+    program = tmp_path / "slim_layer.py"
+    program.write_text("import tensorflow as tf\nslim = tf.contrib.slim\nprint(slim.parallel_reader)\n"
+                       "slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3])\n")
+    runner = run_side("runner", program, [], tmp_path)
+    assert runner.returncode == 1
+    assert ("tf.contrib.slim.conv2d is not available" in runner.stderr
+            and "import tf_slim as slim" in runner.stderr), runner.stderr[-3000:]
+
+
 # ---- features whose first axis is not the batch -------------------------------------------------
 
 def test_batch_last_and_batch_less_features_train_as_in_tf115(tmp_path):
