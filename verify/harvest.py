@@ -20,7 +20,8 @@ For any user program (`verify`), ``"everything": true`` reads what it wrote with
 the program: every scalar tag of the event files in model_dir and in its evaluation folders
 (``eval``, ``eval_<name>``), every variable of the final checkpoint, the names, shapes and dtypes
 of all its tensors, and the numbers of the text files the program wrote at the top of model_dir
-(``eval_results.txt``, ``test_results.tsv``, ...). Rates measured by the clock (tags ending in
+(``eval_results.txt``, ``test_results.tsv``, ...; not a JSON dump of the absl flags, which holds
+TensorFlow's own flags too). Rates measured by the clock (tags ending in
 ``/sec``) are left out: they differ between any two runs.
 
 Usage: python harvest.py MODEL_DIR SPEC_JSON  -> prints one JSON line.
@@ -200,8 +201,29 @@ def read_evaluations(model_dir):
     return evaluations
 
 
+# Flags absl itself defines in every program (absl.logging's): a JSON object holding them is a dump
+# of FLAGS.flag_values_dict(), not a result.
+ABSL_OWN_FLAGS = frozenset(("logtostderr", "alsologtostderr", "stderrthreshold", "verbosity"))
+
+
+def is_flags_dump(name, text):
+    """A JSON file holding every absl flag of the process (``json.dump(FLAGS.flag_values_dict(), f)``,
+    UDA's FLAGS.json, SimCLR's flags.json): the command line plus the flags TensorFlow itself defines on
+    import, whose set and defaults differ between TensorFlow versions (TF 2.x adds the tensor tracer's
+    ``delta_threshold``, ``hbm_oom_exit``..., and pfor's ``op_conversion_fallback_to_while_loop``
+    defaults to True there, False in TF 1.15). Not an output of the program's computation."""
+    if not name.endswith(".json"):
+        return False
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and ABSL_OWN_FLAGS <= set(document)
+
+
 def read_outputs(model_dir):
-    """{file: [numbers]} for the small text files at the top of model_dir (the program's outputs)."""
+    """{file: [numbers]} for the small text files at the top of model_dir (the program's outputs);
+    dumps of the absl flags are left out (`is_flags_dump`)."""
     outputs = {}
     for path in sorted(glob.glob(os.path.join(model_dir, "*"))):
         name = os.path.basename(path)
@@ -209,7 +231,10 @@ def read_outputs(model_dir):
                 or os.path.getsize(path) > MAX_OUTPUT_BYTES):
             continue
         with open(path, errors="replace") as text:
-            outputs[name] = [float(number) for number in NUMBER.findall(text.read())]
+            content = text.read()
+        if is_flags_dump(name, content):
+            continue
+        outputs[name] = [float(number) for number in NUMBER.findall(content)]
     return outputs
 
 
