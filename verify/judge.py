@@ -15,7 +15,10 @@ start state; for every compared number:
 
 and the number is reported as ``exact`` (the oracle repeats itself there: held to rtol),
 ``within spread`` (the oracle does not repeat itself: held to margin x its spread) or
-``outside``. Pure functions of harvested runs; running anything is verify/pipeline.py's business.
+``outside``. With 3 or more oracle runs the training phase's verdict is not "no number outside"
+but the oracle's self-check (verify/calibration.py): the side may miss as often and by as much as
+a held-out oracle run misses against the others. Pure functions of harvested runs; running
+anything is verify/pipeline.py's business.
 """
 
 from __future__ import annotations
@@ -57,14 +60,26 @@ class Judgement:
     rtol: float
     margin: float
     oracle_runs: int
+    # verify/calibration.py's Calibration (the oracle against itself), with >= 3 oracle runs:
+    # then it, not the count of numbers outside, decides the verdict.
+    calibration: object | None = None
 
     @property
     def outside(self) -> list[Judged]:
         return [number for number in self.numbers if number.verdict == OUTSIDE]
 
     @property
-    def passed(self) -> bool:
+    def passed_by_spread(self) -> bool:
+        """The spread rule alone: every number within max(rtol, margin x spread)."""
         return bool(self.numbers) and not (self.outside or self.missing or self.unexpected or self.mismatched)
+
+    @property
+    def passed(self) -> bool:
+        """The spread rule; with a calibration, also a side that misses only as the oracle misses against itself."""
+        if self.passed_by_spread or self.calibration is None:
+            return self.passed_by_spread
+        return (bool(self.numbers) and not (self.missing or self.unexpected or self.mismatched)
+                and self.calibration.passed)
 
     def sections(self) -> dict[str, "SectionSummary"]:
         """Per section (scalars, evaluation, variables, outputs...), for the table."""

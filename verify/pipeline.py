@@ -7,7 +7,9 @@
      checkpoint, so training is already done (max_steps reached) and evaluation and prediction
      run on one fixed set of weights;
   4. per side (runner, migrated): the training phase from ckpt-0 and the exact phase from the
-     oracle's final checkpoint, each in its own fresh model_dir, judged against the oracle.
+     oracle's final checkpoint, each in its own fresh model_dir, judged against the oracle (the
+     training phase, with 3 or more oracle runs, against the oracle's own held-out runs too:
+     verify/calibration.py).
 
 Everything lands in one work folder (model_dirs, logs, the migrated copy, verify.json); the
 user's sources and model_dir are only read.
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from verify import oracles
+from verify import calibration, oracles
 from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
@@ -366,7 +368,9 @@ class Runner:
             ours, training.notes = align_uniquified_tags(oracle_runs[0], ours)
             oracle_runs, ours, unstable = drop_unstable_outputs(oracle_runs, ours)
             training.notes += unstable
-            training.judgement = judge(oracle_runs, ours, rtol=self.options.train_rtol, margin=self.options.margin)
+            training.judgement = calibration.judge_calibrated(oracle_runs, ours, rtol=self.options.train_rtol,
+                                                              margin=self.options.margin)
+            training.notes += calibration.notes(training.judgement)
         else:
             training.limitation = limitation("VER001")
         if self.options.exact:

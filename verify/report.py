@@ -29,6 +29,17 @@ def _judgement_cells(phase: Phase) -> tuple[str, str, str, str]:
     spread = max((n.spread for n in judgement.numbers), default=0.0)
     held = (f"rtol {judgement.rtol:g}" if spread == 0 else
             f"max(rtol {judgement.rtol:g}, {judgement.margin:g} x spread)")
+    calibration = judgement.calibration
+    if calibration is not None:  # the oracle's self-check decides (verify/calibration.py)
+        overall = calibration.overall
+        compared += (f"\noracle against itself: {overall.oracle_outside} of {overall.compared} outside, worst ratio "
+                     f"{overall.oracle_worst.worst_ratio:.2g}\nthis side: {overall.side_outside} of {overall.compared} "
+                     f"outside, worst ratio {overall.side_worst.worst_ratio:.2g}")
+        held += "; calibrated per section: <= 2 x the oracle's own count + 2, ratio <= max(1, margin x its own)"
+        if not calibration.passed:
+            held += " (FAIL: " + ", ".join(calibration.failed_sections) + ")"
+    elif spread:
+        held += f"; no self-check ({judgement.oracle_runs} oracle runs)"
     return compared, difference, f"{spread:.1e} ({judgement.oracle_runs} runs)", held
 
 
@@ -125,6 +136,8 @@ def _phase_json(phase: Phase) -> dict:
     if judgement is not None:
         document.update(
             rtol=judgement.rtol, margin=judgement.margin, oracle_runs=judgement.oracle_runs,
+            passed_by_spread=judgement.passed_by_spread,
+            calibration=judgement.calibration.as_json() if judgement.calibration is not None else None,
             sections={name: vars(summary) for name, summary in judgement.sections().items()},
             first_divergence=first_divergence(judgement),
             worst_variables=[{"name": n, "difference": d, "allowed": a} for n, d, a in worst_variables(judgement)],

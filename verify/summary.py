@@ -39,6 +39,11 @@ def summarise_phase(phase: dict) -> str:
         text += f", oracle spread {spread:.1e}"
     if outside:
         text += f", {outside} outside/missing"
+    calibration = phase.get("calibration")
+    if calibration:
+        text += (f"; oracle against itself: {calibration['oracle_outside']} of {counts} outside, worst ratio "
+                 f"{calibration['oracle_ratio']:.2g}; this side: {calibration['side_outside']} of {counts}, worst ratio "
+                 f"{calibration['side_ratio']:.2g}")
     key = key_numbers(phase)
     return f"{text}; {key}" if key else text
 
