@@ -55,10 +55,14 @@ def notebook_module(data: bytes) -> str:
         if text.startswith("%%"):
             continue
         first = True
+        continued = None
         for line in text.split("\n"):
             match = _IPYTHON_LINE.match(line)
-            if match and not line.lstrip().startswith("#"):
-                line = ("" if first else match.group(1)) + "pass"
+            if continued is not None or (match and not line.lstrip().startswith("#")):
+                # a shell/magic line ending with a backslash goes on with the next line (IPython joins them)
+                indent = continued if continued is not None else "" if first else match.group(1)
+                continued = indent if line.endswith("\\") else None
+                line = indent + "pass"
             lines.append(line)
             first = first and not line.strip()
         lines.append("")

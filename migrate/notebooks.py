@@ -37,13 +37,18 @@ def _mask(text: str, masked: list[str], start: int) -> str:
     lines = text.split("\n")
     out = []
     first = True
+    continued = None  # the indentation of a masked line that ends with a backslash
     for line in lines:
         match = _IPYTHON_LINE.match(line)
-        if match and not line.lstrip().startswith("#"):
+        if continued is not None or (match and not line.lstrip().startswith("#")):
             # IPython drops the indentation of a cell's first line (its leading_indent transform).
-            indent = "" if first else match.group(1)
+            # A `!cmd \` or `%magic \` line goes on with the next line (IPython joins them before
+            # running the command: `! gcloud compute tpus create ... \` then `  --zone ...`): those
+            # lines are masked too, at the first line's indentation.
+            indent = continued if continued is not None else "" if first else match.group(1)
             out.append(indent + _MASK.format(index=start + len(masked)))
             masked.append(line)
+            continued = indent if line.endswith("\\") else None
         else:
             out.append(line)
         first = first and not line.strip()

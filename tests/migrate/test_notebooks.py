@@ -123,3 +123,25 @@ def test_an_indented_shell_line_opening_a_cell_is_masked_like_ipython_does():
     data = notebook(code("import tensorflow as tf"), code("  !ls\nopt = tf.train.AdamOptimizer(0.1)"))
     cells = json.loads(migrate_notebook(data, "indent.ipynb").migrated)["cells"]
     assert "".join(cells[1]["source"]) == "  !ls\nopt = tf.compat.v1.train.AdamOptimizer(0.1)"
+
+
+def test_a_shell_line_continued_with_a_backslash_is_masked_to_its_end():
+    # GoogleCloudPlatform/cloudml-samples notebooks/tpu/templates/tpu_lstm_keras/trainer.ipynb (heldout3):
+    # `! gcloud compute tpus create ... \` then `  --zone ...`; the continuation lines were left as
+    # Python (an unexpected indent), so the notebook was skipped as "Python 2 source"
+    shell = "! gcloud compute tpus create `hostname` \\\n  --zone us-central1-b \\\n  --version 1.13"
+    data = notebook(code("import tensorflow as tf"), code(shell),
+                    code("if True:\n    !echo a \\\n      b\n    opt = tf.train.AdamOptimizer(0.1)"))
+    result = migrate_notebook(data, "continued.ipynb")
+    assert not result.skipped and not [f for f in result.findings if f.code in ("MIG001", "MIG002")]
+    cells = json.loads(result.migrated)["cells"]
+    assert "".join(cells[1]["source"]) == shell
+    assert "".join(cells[2]["source"]) == \
+        "if True:\n    !echo a \\\n      b\n    opt = tf.compat.v1.train.AdamOptimizer(0.1)"
+
+
+def test_the_audit_reads_a_continued_shell_line_as_one_line():
+    from bench.corpus_audit import notebook_module
+
+    module = notebook_module(notebook(code("!gcloud a \\\n  --b \\\n  --c\nx = 1")))
+    assert module.split("\n")[:4] == ["pass", "pass", "pass", "x = 1"]
