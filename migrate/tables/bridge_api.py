@@ -37,6 +37,10 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.l2_regularizer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
     "compat.contrib_helpers.get_data_files",
+    *(f"compat.contrib_lookup.{name}" for name in (
+        "index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
+        "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
+        "string_to_index_table_from_file", "string_to_index_table_from_tensor")),
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)

@@ -149,6 +149,13 @@ CONTRIB = {
     # formulas and op order, bit-identical: tests/estimator_bridge/test_compat_contrib.py).
     **{f"tensorflow.contrib.{name}": Replacement(f"estimator_bridge.compat.contrib_helpers.{name.split('.')[-1]}")
        for name in ("training.HParams", "layers.variance_scaling_initializer", "layers.l2_regularizer")},
+    # contrib.lookup's vocabulary tables: TF 1.15 re-exported two from python/ops/lookup_ops.py (TF 2.21
+    # still has that code, unexported) and wrapped the rest; estimator_bridge/compat/contrib_lookup.py
+    # (guillaumegenthial/tf_ner, GoogleCloudPlatform/cloudml-samples movielens: heldout3).
+    **{f"tensorflow.contrib.lookup.{name}": Replacement(f"estimator_bridge.compat.contrib_lookup.{name}")
+       for name in ("index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
+                    "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
+                    "string_to_index_table_from_file", "string_to_index_table_from_tensor")},
     # TF-Slim's input helper (TF 1.15's code: glob only when the name has a glob character, ValueError
     # when nothing is found), used by TPU input pipelines that use nothing else of slim.
     **{f"tensorflow.contrib.slim.{path}get_data_files": Replacement(

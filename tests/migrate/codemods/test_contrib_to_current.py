@@ -35,3 +35,21 @@ def test_tf_contrib_keras_is_tf_keras():
         dense = tf.keras.layers.Dense(3)
         conv = contrib_keras.layers.Conv2D(8, 3)
         """)
+
+
+def test_contrib_lookup_vocabulary_tables_go_to_the_bridge():
+    # guillaumegenthial/tf_ner models/*/main.py (heldout3); the numbers: fixture contrib/contrib_lookup
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        vocab_words = tf.contrib.lookup.index_table_from_file(params['words'], num_oov_buckets=1)
+        reverse_tags = tf.contrib.lookup.index_to_string_table_from_file(params['tags'])
+        classes = tf.contrib.lookup.index_to_string(ids, mapping=labels)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.contrib_lookup
+
+        vocab_words = estimator_bridge.compat.contrib_lookup.index_table_from_file(params['words'], num_oov_buckets=1)
+        reverse_tags = estimator_bridge.compat.contrib_lookup.index_to_string_table_from_file(params['tags'])
+        classes = estimator_bridge.compat.contrib_lookup.index_to_string(ids, mapping=labels)
+        """)

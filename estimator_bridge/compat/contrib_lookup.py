@@ -1,0 +1,72 @@
+"""TF 1.15's tf.contrib.lookup vocabulary tables, on current TensorFlow.
+
+TF 1.15's contrib/lookup/lookup_ops.py re-exported `index_table_from_file` and
+`index_to_string_table_from_file` from tensorflow/python/ops/lookup_ops.py, which TF 2.21 still
+ships with the same code (only its error messages were reworded) but no longer exports under any
+public name; its own wrappers (`index_table_from_tensor(mapping=...)`,
+`index_to_string_table_from_tensor(mapping=...)`, the deprecated `index_to_string`,
+`string_to_index` and `string_to_index_table_from_*`) are TF 1.15's code line for line below.
+
+The tables are graph tables as in TF 1.15: in a TF1 graph their initializers go to the
+TABLE_INITIALIZERS collection (`tf.compat.v1.tables_initializer()`, which Estimator-style
+scaffolds run). Used by TF1 NER/text input pipelines (guillaumegenthial/tf_ner's
+`tf.contrib.lookup.index_table_from_file(params['words'], num_oov_buckets=1)`).
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+from tensorflow.python.ops import lookup_ops
+from tensorflow.python.ops.lookup_ops import FastHashSpec, index_table_from_file, index_to_string_table_from_file
+
+__all__ = ["index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
+           "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
+           "string_to_index_table_from_file", "string_to_index_table_from_tensor"]
+
+
+def string_to_index_table_from_file(vocabulary_file=None, num_oov_buckets=0, vocab_size=None, default_value=-1,
+                                    hasher_spec=FastHashSpec, name=None):
+    """Deprecated in TF 1.15 for `index_table_from_file` (string keys)."""
+    return index_table_from_file(vocabulary_file, num_oov_buckets, vocab_size, default_value, hasher_spec,
+                                 key_dtype=tf.string, name=name)
+
+
+def string_to_index_table_from_tensor(mapping, num_oov_buckets=0, default_value=-1, hasher_spec=FastHashSpec,
+                                      name=None):
+    """Deprecated in TF 1.15 for `index_table_from_tensor` (string keys only)."""
+    with tf.compat.v1.name_scope(name, "string_to_index") as scope:
+        mapping = tf.convert_to_tensor(mapping)
+    if tf.string != mapping.dtype.base_dtype:
+        raise ValueError("string_to_index_table_from_tensor requires string.")
+    return index_table_from_tensor(mapping, num_oov_buckets, default_value, hasher_spec, name=scope)
+
+
+def index_table_from_tensor(mapping, num_oov_buckets=0, default_value=-1, hasher_spec=FastHashSpec,
+                            dtype=tf.string, name=None):
+    """A table from the keys in `mapping` (1-D) to their int64 positions; out-of-vocabulary keys
+    go to `num_oov_buckets` hash buckets after them, or to `default_value` when there are none."""
+    if mapping is None:
+        raise ValueError("mapping must be specified.")
+    return lookup_ops.index_table_from_tensor(vocabulary_list=mapping, num_oov_buckets=num_oov_buckets,
+                                              default_value=default_value, hasher_spec=hasher_spec, dtype=dtype,
+                                              name=name)
+
+
+def string_to_index(tensor, mapping, default_value=-1, name=None):
+    """Deprecated in TF 1.15: `index_table_from_tensor(mapping, ...).lookup(tensor)`."""
+    table = index_table_from_tensor(mapping=mapping, default_value=default_value, name=name)
+    return table.lookup(tensor)
+
+
+def index_to_string_table_from_tensor(mapping, default_value="UNK", name=None):
+    """A table from int64 positions to the strings of `mapping` (1-D); others map to `default_value`."""
+    if mapping is None:
+        raise ValueError("mapping must be specified.")
+    return lookup_ops.index_to_string_table_from_tensor(vocabulary_list=mapping, default_value=default_value,
+                                                        name=name)
+
+
+def index_to_string(tensor, mapping, default_value="UNK", name=None):
+    """Deprecated in TF 1.15: `index_to_string_table_from_tensor(mapping, ...).lookup(tensor)`."""
+    table = index_to_string_table_from_tensor(mapping=mapping, default_value=default_value, name=name)
+    return table.lookup(tensor)
