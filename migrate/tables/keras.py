@@ -18,6 +18,18 @@ KERAS = {
                                             unsupported_kwargs=("decay",))
     for name in _OPTIMIZERS
 }
+# TF 2.1-2.3's mixed precision API (the bfloat16 policy of TPU programs: google-research/fixmatch
+# imagenet/fixmatch.py, heldout3): Keras 3 has the same objects without `experimental`. Policy's
+# loss_scale argument is gone (Keras 3's compile wraps the optimizer of a mixed_float16 model in a
+# dynamic LossScaleOptimizer itself, as loss_scale='auto' did): reported, not dropped.
+KERAS.update({
+    "keras.mixed_precision.experimental.Policy": Replacement("tensorflow.keras.mixed_precision.Policy",
+                                                             unsupported_kwargs=("loss_scale",)),
+    "keras.mixed_precision.experimental.set_policy": Replacement(
+        "tensorflow.keras.mixed_precision.set_global_policy"),
+    "keras.mixed_precision.experimental.global_policy": Replacement(
+        "tensorflow.keras.mixed_precision.global_policy"),
+})
 
 
 @dataclass(frozen=True)

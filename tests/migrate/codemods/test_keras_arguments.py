@@ -17,3 +17,22 @@ def test_lr_is_renamed_and_a_keyword_without_equivalent_is_reported():
         opt = tf.keras.optimizers.Adam(learning_rate=0.001)
         opt = tf.keras.optimizers.SGD(0.1, decay=0.01)
         """, findings=["4:7 MIG201"])
+
+
+def test_mixed_precision_experimental_is_keras_3s_mixed_precision():
+    # google-research/fixmatch imagenet/fixmatch.py (heldout3): the bfloat16 policy of a TF 2.2 TPU program
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        policy = tf.keras.mixed_precision.experimental.Policy('mixed_bfloat16')
+        tf.keras.mixed_precision.experimental.set_policy(policy)
+        current = tf.keras.mixed_precision.experimental.global_policy()
+        scaled = tf.keras.mixed_precision.experimental.Policy('mixed_float16', loss_scale=128)
+        """, """
+        import tensorflow as tf
+
+        policy = tf.keras.mixed_precision.Policy('mixed_bfloat16')
+        tf.keras.mixed_precision.set_global_policy(policy)
+        current = tf.keras.mixed_precision.global_policy()
+        scaled = tf.keras.mixed_precision.experimental.Policy('mixed_float16', loss_scale=128)
+        """, findings=["6:10 MIG201"])
