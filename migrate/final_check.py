@@ -10,7 +10,7 @@ asks `existence` about it:
   function: the function fails whenever it runs; inside `try/except ImportError`: a MIG305
   warning, because the fallback now always runs);
 - any other missing name is MIG305 at its first use (later uses counted in the message), unless a
-  finding is already reported on that line (the table findings say more than "missing").
+  warning or error is already reported on that line (the table findings say more than "missing").
 Findings are located in the ORIGINAL text: output lines are mapped back through a line diff.
 """
 
@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from migrate.existence import Verdict, exists
-from migrate.findings import Finding, Location
+from migrate.findings import Finding, Location, Severity
 from migrate.forks import fork_findings
 from migrate.tables.hints import hint_for
 
@@ -278,7 +278,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
         return []
     original_line = _LineMap(original, output)
     reads = _Reads(tree)
-    where = {f.location.line for f in existing if f.location.cell is None}
+    # an info note on a line (MIG101: the file is read as TF2) says nothing about a name there
+    where = {f.location.line for f in existing if f.location.cell is None and f.severity is not Severity.INFO}
     findings: list[Finding] = []
     first_use: dict[str, tuple[Reference, int, list[int]]] = {}  # missing name -> (first ref, its line, more lines)
     broken_bindings = {ref.bound for ref in refs if ref.is_import and ref.bound and ref.context != "guarded"

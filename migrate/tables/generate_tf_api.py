@@ -169,6 +169,8 @@ def _top_level_names(path: Path) -> set[str]:
             for alias in node.names:
                 if alias.name != "*":
                     names.add((alias.asname or alias.name).split(".")[0])
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(_STAR + node.module)  # resolved by walk_internal
         elif isinstance(node, (ast.If, ast.Try)):
             for inner in ast.walk(node):
                 if isinstance(inner, (ast.FunctionDef, ast.ClassDef)):
@@ -200,6 +202,41 @@ def _conditional_assignments(node: ast.stmt) -> set[str]:
     return names
 
 
+_STAR = "*from:"
+
+
+def _resolve_star_imports(modules: dict[str, set[str]], root: Path) -> None:
+    """`from tensorflow.python.ops.gen_resource_variable_ops import *` (resource_variable_ops):
+    the importing module holds the public names of the module it star-imports, so
+    `resource_variable_ops.resource_scatter_update` resolves as it does live while
+    `control_flow_ops.while_loop` (gone from TF 2.x's control_flow_ops and from the generated ops
+    it star-imports) stays missing. A names-only module (generated ops) is read from its file for
+    this; a module outside the walked trees counts as holding any name."""
+    def star_names(source: str, seen: frozenset[str]) -> set[str]:
+        names = modules.get(source)
+        if names == {"*"}:
+            path = root.joinpath(*source.split(".")[1:]).with_suffix(".py")
+            names = _top_level_names(path) if path.is_file() else names
+        if names is None:
+            return {"*"}
+        return {name for name in expand_names(names, seen | {source}) if not name.startswith("_")}
+
+    def expand_names(names: set[str], seen: frozenset[str]) -> set[str]:
+        result = {name for name in names if not name.startswith(_STAR)}
+        for marker in names - result:
+            source = marker[len(_STAR):]
+            if source not in seen:
+                result |= star_names(source, seen)
+        return result
+
+    def expand(module: str, seen: frozenset[str]) -> set[str]:
+        return expand_names(modules.get(module, set()), seen | {module})
+
+    starred = [module for module, names in modules.items() if any(n.startswith(_STAR) for n in names)]
+    expanded = {module: expand(module, frozenset()) for module in starred}
+    modules.update(expanded)
+
+
 def walk_internal() -> dict[str, set[str]]:
     """{module: top-level names} for the internal trees, from the installed source files."""
     root = Path(importlib.util.find_spec("tensorflow").origin).parent
@@ -227,6 +264,7 @@ def walk_internal() -> dict[str, set[str]]:
             for name in files:  # compiled extension modules (_pywrap_*.so): names only
                 if name.endswith(".so"):
                     modules[package].add(name.split(".")[0])
+    _resolve_star_imports(modules, root)
     return modules
 
 
