@@ -46,6 +46,14 @@ def _alias_walk(dotted_name):
     parts = dotted_name.split(".")
     node = namespace.alias_module(parts[0])
     for index, part in enumerate(parts[1:], start=1):
+        dotted = ".".join(parts[:index + 1])
+        if dotted in namespace_table.CODEMOD_HELPER_MODULES and dotted not in namespace_table.MODULES:
+            # an import names the module TF 1.15 had there (contrib.framework.python.ops.arg_scope),
+            # even where the parent's attribute of that name is a function of it
+            removed = namespace.removed_module(dotted)
+            if removed is not None:
+                node = removed
+                continue
         if isinstance(node, namespace.RemovedModule):
             node = getattr(node, part, None)
             if node is None:

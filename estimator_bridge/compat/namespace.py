@@ -45,6 +45,9 @@ class AliasModule(types.ModuleType):
                 return getattr(_real_tf_attribute(""), attribute)
             raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}")
         if attribute not in spec.entries:
+            helper = codemod_helper(f"{self.__name__}.{attribute}")
+            if helper is not None:
+                return helper
             removed = removed_module(f"{self.__name__}.{attribute}")
             if removed is not None:
                 return removed
@@ -85,6 +88,9 @@ class RemovedModule(types.ModuleType):
         dotted = f"{self.__name__}.{attribute}"
         if dotted in namespace_table.MODULES:  # a deep module the table serves (contrib's evaluation)
             return alias_module(dotted)
+        helper = codemod_helper(dotted)
+        if helper is not None:
+            return helper
         submodule = removed_module(dotted)
         if submodule is not None:
             return submodule
@@ -112,6 +118,12 @@ def _known_removed(name: str) -> bool:
     if name.startswith(estimator + "."):
         return name[len(estimator) + 1:] in tf115_modules.ESTIMATOR
     return False
+
+
+def codemod_helper(name: str):
+    """The estimator_bridge.compat helper the codemod rewrites the legacy `name` to, else None."""
+    target = namespace_table.CODEMOD_HELPERS.get(name)
+    return None if target is None else resolve_target(target, display_name(name))
 
 
 @functools.lru_cache(maxsize=None)

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.tables.contrib import CONTRIB as CODEMOD_CONTRIB
 from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
+from migrate.tables.entries import Replacement
 from migrate.tables.tf1_hooks import NOT_SHIPPED, SHIPPED_BY_BRIDGE
 
 
@@ -479,6 +481,22 @@ UNSUPPORTED = {
         "wait_for_new_checkpoint, create_train_op, add_gradients_summaries, "
         "clip_gradient_norms(_fn) and multiply_gradients from tf.contrib.training."),
 }
+
+# ---- tf.contrib names the codemod rewrites to a helper of estimator_bridge.compat ----
+# (migrate/tables/contrib.py: tf.contrib.lookup's tables, LazyAdamOptimizer, clip_gradients_by_norm,
+# get_name_scope, arg_scope's deep module path, ...). The compat runner serves the same helper
+# under the legacy name wherever an explicit entry above does not: one table for both sides, so a
+# name the migrated file can use is never refused by the runner (they drifted apart before).
+_BRIDGE_COMPAT = "estimator_bridge.compat."
+CODEMOD_HELPERS = {
+    legacy: "compat:" + entry.target[len(_BRIDGE_COMPAT):]
+    for legacy, entry in CODEMOD_CONTRIB.items()
+    if isinstance(entry, Replacement) and entry.target.startswith(_BRIDGE_COMPAT)
+    and not (entry.rename_kwargs or entry.unsupported_kwargs or entry.default_args)
+}
+# their module paths, so `from tensorflow.contrib.framework.python.ops.arg_scope import add_arg_scope`
+# imports the module TF 1.15 had there even where an attribute of the same name is a function
+CODEMOD_HELPER_MODULES = frozenset(legacy.rpartition(".")[0] for legacy in CODEMOD_HELPERS)
 
 # ---- modules TF 1.15 had that the namespace does not provide (tf115_modules.py lists them) ----
 # Importing one succeeds (a `namespace.RemovedModule`), so a program that imports it on its
