@@ -245,4 +245,27 @@ PROGRAMS += (
               "training loop, so the exact phase has nothing of its own (--no-exact)"),
 )
 
+UDA = "google-research/uda"
+UDA_COMMIT = "960684e363251772a5938451d4d2bc0f1da9e24b"  # 2020-02-08 (image/main.py of 2020-02-03)
+UDA_FILES = tuple("image/" + name for name in (
+    "main.py", "data.py", "utils.py", "randaugment/__init__.py", "randaugment/custom_ops.py",
+    "randaugment/wrn.py", "randaugment/shake_drop.py", "randaugment/shake_shake.py"))
+UDA_FLAGS = ("--data_dir={data}", "--task_name=cifar10", "--sup_size=64", "--unsup_ratio=1", "--aug_copy=1",
+             "--tsa=linear_schedule", "--train_batch_size=8", "--eval_batch_size=8", "--iterations=2",
+             "--save_steps=2", "--wrn_size=4", "--use_tpu=false", "--model_dir={model_dir}")
+PROGRAMS += (
+    TestbedProgram(
+        name="uda_image", repo=UDA, commit=UDA_COMMIT, committed="2020-02-08",
+        kind="TPUEstimator script (tf.contrib.tpu): UDA semi-supervised WideResNet (supervised + "
+             "unsupervised consistency loss, TSA), arg_scope'd custom ops, EMA weights evaluated through "
+             "scaffold_fn's Saver, slim's get_data_files",
+        script="image/main.py", files=UDA_FILES, generator="uda_cifar_records",
+        args=("--do_train=true", "--do_eval=true", "--train_steps={steps}", *UDA_FLAGS),
+        steps=4,
+        verify_options=("--exact-args=--do_train=false --do_eval=true " + " ".join(UDA_FLAGS),),
+        notes="WRN-28 with wrn_size 4 on 64 labelled + 64 unlabelled generated 32x32 records; random flips "
+              "and crops and shuffles (unseeded) make the oracle vary; the exact phase evaluates the oracle's "
+              "final checkpoint (its EMA weights) on the 32 test records (the eval input ends after 4 steps)"),
+)
+
 BY_NAME = {program.name: program for program in PROGRAMS}
