@@ -16,6 +16,10 @@ CANONICAL_PREFIXES = {
     "tensorflow.contrib.tpu.python.tpu.bfloat16": "tensorflow.contrib.tpu",
     "tensorflow.contrib.tpu.python.tpu.async_checkpoint": "tensorflow.contrib.tpu",
     "tensorflow.contrib.tpu.python.ops.tpu_ops": "tensorflow.contrib.tpu",
+    # TF 1.15 stubs over tensorflow/python/tpu (tf.contrib.tpu star-imported training_loop; tpu_function's
+    # four names are served beside it: contrib_reexports.py)
+    "tensorflow.contrib.tpu.python.tpu.training_loop": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.tpu_function": "tensorflow.contrib.tpu",
     "tensorflow.contrib.framework.python.ops": "tensorflow.contrib.framework",
     "tensorflow.contrib.layers.python.layers.layers": "tensorflow.contrib.layers",
     "tensorflow.contrib.layers.python.layers.initializers": "tensorflow.contrib.layers",

@@ -41,6 +41,12 @@ BRIDGE_API = frozenset({
         "index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
         "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
         "string_to_index_table_from_file", "string_to_index_table_from_tensor")),
+    # tf.contrib re-exports of code TF 2.21 ships unexported or in TensorBoard (oracle-tested)
+    *(f"compat.contrib_reexports.{name}" for name in (
+        "ProjectorConfig", "visualize_embeddings", "StagingArea", "all_to_all", "collective_permute",
+        "infeed_dequeue", "infeed_dequeue_tuple", "infeed_enqueue", "infeed_enqueue_tuple", "outfeed_dequeue",
+        "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "tpu_replicated_input",
+        "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop")),
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)

@@ -43,6 +43,11 @@ _CORE_DISTRIBUTIONS = (
     "ReparameterizationType", "StudentT", "Uniform", "kl_divergence",
 )
 
+# TF 1.15's tpu_ops (python/tpu/ops/tpu_ops.py and the generated ops it star-imported) that TPU loops used.
+_TPU_OPS = ("infeed_dequeue", "infeed_dequeue_tuple", "infeed_enqueue", "infeed_enqueue_tuple", "outfeed_dequeue",
+            "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "all_to_all", "collective_permute",
+            "tpu_replicated_input")
+
 # Same parameters, same order on tf.summary (TF 1.15 vs 2.21 signatures).
 _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", "SummaryWriter")
 
@@ -161,6 +166,16 @@ CONTRIB = {
     **{f"tensorflow.contrib.slim.{path}get_data_files": Replacement(
         "estimator_bridge.compat.contrib_helpers.get_data_files")
        for path in ("parallel_reader.", "python.slim.data.parallel_reader.")},
+    # Re-exports of code TF 2.21 still ships unexported or in TensorBoard (estimator_bridge/compat/
+    # contrib_reexports.py; heldout3: cloudml-samples tpu_rewrite and tpu_triplet_loss, tensorflow/kfac
+    # ops/utils.py, deepmind/scalable_agent). `tensorflow.contrib.tpu.python.{ops.tpu_ops,tpu}` are
+    # spelled tensorflow.contrib.tpu here (aliases.py).
+    **{f"tensorflow.contrib.{name}": Replacement(f"estimator_bridge.compat.contrib_reexports.{name.split('.')[-1]}")
+       for name in (*(f"tpu.{op}" for op in _TPU_OPS), "tpu.repeat", "tpu.while_loop",
+                    *(f"tpu.{name}" for name in ("TpuContext", "get_tpu_context", "on_device_training_loop",
+                                                 "tpu_shard_context")),
+                    "staging.StagingArea", "tensorboard.plugins.projector.ProjectorConfig",
+                    "tensorboard.plugins.projector.visualize_embeddings")},
     # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
     "tensorflow.contrib.layers.l1_regularizer": Replacement(
         "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),

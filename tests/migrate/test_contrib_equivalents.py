@@ -22,6 +22,13 @@ Fixture contrib/contrib_lookup (heldout3: guillaumegenthial/tf_ner's vocabulary 
 cloudml-samples movielens' index_to_string): tf.contrib.lookup's index tables from files and
 lists, with out-of-vocabulary buckets and defaults, through estimator_bridge/compat/contrib_lookup.py:
 every id and string equal.
+
+Fixture contrib/contrib_reexports (heldout3: cloudml-samples tpu_rewrite's infeed/outfeed tuples and
+tf.contrib.tpu.repeat, tpu_triplet_loss' projector, tensorflow/kfac's tpu_function/tpu_ops imports,
+deepmind/scalable_agent's StagingArea), through estimator_bridge/compat/contrib_reexports.py: the
+TPU ops' graph nodes (type, dtypes, shapes; a positional `name` of tpu_replicated_input stays the
+name), the repeat loop's value, the shard context, the staged values and the projector_config.pbtxt
+text are equal.
 """
 
 import pytest
@@ -35,7 +42,8 @@ RTOL = 1e-6
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup"])
+@pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
+                                  "contrib_reexports"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
@@ -45,7 +53,8 @@ def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     assert (expected.pop("tensorflow"), ours.pop("tensorflow")) == ("1", "2")
     assert sorted(ours) == sorted(expected)
     for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size",
-                "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices"):
+                "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices", "nodes", "shards",
+                "staged", "written"):
         assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, what=key)
