@@ -98,8 +98,21 @@ def keras_compile_owner():
     return next(klass for klass in keras.Model.__mro__ if "compile" in vars(klass))
 
 
+def tf1_metric_names(metrics):
+    """`compile`'s metrics with the strings TF 1.x's Keras named otherwise spelled so that Keras 3
+    gives them TF 1.x's names ('accuracy' -> 'acc', 'mae' -> 'mean_absolute_error': history keys
+    and logs as in TF 1.x; the table and its measurement: migrate/tables/keras.py, the codemod
+    KerasTF1MetricNames does the same). Anything but a list or tuple is returned unchanged."""
+    from migrate.tables.keras import TF1_METRIC_NAMES
+
+    if not isinstance(metrics, (list, tuple)):
+        return metrics
+    return type(metrics)(TF1_METRIC_NAMES.get(m, m) if isinstance(m, str) else m for m in metrics)
+
+
 def accept_tf1_optimizers_in_compile():
-    """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide).
+    """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide), and
+    name string metrics as TF 1.x did (tf1_metric_names).
 
     Returns a function that undoes it (tests); calling this again while installed does nothing.
     """
@@ -114,6 +127,10 @@ def accept_tf1_optimizers_in_compile():
             kwargs["optimizer"] = keras_optimizer_for(kwargs["optimizer"])
         elif args:
             args = (keras_optimizer_for(args[0]), *args[1:])
+        if "metrics" in kwargs:
+            kwargs["metrics"] = tf1_metric_names(kwargs["metrics"])
+        elif len(args) > 2:
+            args = (*args[:2], tf1_metric_names(args[2]), *args[3:])
         return original(self, *args, **kwargs)
 
     compile._estimator_bridge = True

@@ -152,3 +152,25 @@ KERAS_UNSUPPORTED = {
         "MIG207", "`{name}` is gone in Keras 3 (no global learning phase)",
         "pass `training` to the layer or model call instead of reading a global phase"),
 }
+
+# TF 1.x Keras named a metric given by string after the function it resolved to, except
+# 'accuracy'/'acc' -> 'acc' and 'crossentropy'/'ce' -> 'ce' (TF 1.15 training_utils.
+# get_metric_name, tf2 behaviour off); Keras 2 under TF2 and Keras 3 keep the string as written.
+# So a TF1 notebook's `history.history['acc']` / `['val_mean_absolute_error']` raised KeyError
+# after migration (GoogleCloudPlatform/training-data-analyst 07_Keras_Flowers_TPU_squeezenet,
+# a12263e96, 2019). Measured on TF 1.15 and Keras 3.15 (history keys of each string, three losses):
+# these strings name the same metric in Keras 3 and give TF 1.x's names.
+TF1_METRIC_NAMES = {
+    "accuracy": "acc",
+    "mae": "mean_absolute_error",
+    "mse": "mean_squared_error",
+    "mape": "mean_absolute_percentage_error",
+    "msle": "mean_squared_logarithmic_error",
+}
+# TF 1.x metric strings Keras 3 refuses (ValueError: Could not interpret metric identifier):
+# {string: (TF 1.x's name for it, what to write in Keras 3)}.
+TF1_METRICS_WITHOUT_KERAS3_NAME = {
+    "crossentropy": ("ce", "the loss's own crossentropy metric, e.g. keras.metrics.CategoricalCrossentropy(name='ce')"),
+    "ce": ("ce", "the loss's own crossentropy metric, e.g. keras.metrics.CategoricalCrossentropy(name='ce')"),
+    "logcosh": ("logcosh", "keras.metrics.LogCoshError(name='logcosh')"),
+}
