@@ -46,7 +46,8 @@ BRIDGE_API = frozenset({
         "ProjectorConfig", "visualize_embeddings", "StagingArea", "all_to_all", "collective_permute",
         "infeed_dequeue", "infeed_dequeue_tuple", "infeed_enqueue", "infeed_enqueue_tuple", "outfeed_dequeue",
         "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "tpu_replicated_input",
-        "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop")),
+        "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop",
+        "StopAfterNEvalsHook", "evaluate_once")),
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)

@@ -174,8 +174,16 @@ CONTRIB = {
        for name in (*(f"tpu.{op}" for op in _TPU_OPS), "tpu.repeat", "tpu.while_loop",
                     *(f"tpu.{name}" for name in ("TpuContext", "get_tpu_context", "on_device_training_loop",
                                                  "tpu_shard_context")),
-                    "staging.StagingArea", "tensorboard.plugins.projector.ProjectorConfig",
+                    "staging.StagingArea", "training.StopAfterNEvalsHook", "training.evaluate_once",
+                    "tensorboard.plugins.projector.ProjectorConfig",
                     "tensorboard.plugins.projector.visualize_embeddings")},
+    # TF 1.15's contrib code is tf.compat.v1.nn's line for line: only its combiner=None default (then
+    # 'mean', tf.compat.v1.nn's default) and a float-dtype assertion differ (cloudml-samples movielens,
+    # heldout3; oracle fixture contrib/safe_embedding_lookup).
+    "tensorflow.contrib.layers.safe_embedding_lookup_sparse": Replacement(
+        "tensorflow.compat.v1.nn.safe_embedding_lookup_sparse",
+        signature=("embedding_weights", "sparse_ids", "sparse_weights", "combiner", "default_id", "name",
+                   "partition_strategy", "max_norm"), positional=8),
     # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
     "tensorflow.contrib.layers.l1_regularizer": Replacement(
         "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),
