@@ -12,6 +12,13 @@ from migrate.resolve import canonical, longest_prefix
 _RNN = ("tf.keras.layers.LSTMCell / GRUCell / SimpleRNNCell in tf.keras.layers.RNN (other variable names: "
         "old checkpoints need a name map), or install tf_keras and set TF_USE_LEGACY_KERAS=1 to keep TF1 cells")
 
+_EXPERIMENT = ("estimator_bridge.train_and_evaluate(estimator, estimator_bridge.TrainSpec(train_input_fn, "
+               "max_steps=...), estimator_bridge.EvalSpec(eval_input_fn, steps=..., exporters=...)) (what "
+               "Experiment's train_and_evaluate schedule ran)")
+_LEARN_RUN_CONFIG = ("estimator_bridge.RunConfig(model_dir=..., tf_random_seed=..., save_checkpoints_steps=..., "
+                     "keep_checkpoint_max=..., session_config=...) (contrib.learn's num_cores and "
+                     "gpu_memory_fraction go into session_config)")
+
 HINTS = {
     # modules that moved or went
     "tensorflow.gfile": "tf.io.gfile (exists, makedirs, glob, GFile: lower-case names) or tf.compat.v1.gfile.<Name>",
@@ -74,6 +81,81 @@ HINTS = {
     "tensorflow.contrib.recurrent": _RNN,
     "tensorflow.contrib.distribute.AllReduceCrossDeviceOps": "tf.distribute.NcclAllReduce / "
                                                              "HierarchicalCopyAllReduce",
+    # tf.contrib.learn (heldout3: cloudml-samples movielens, google/seq2seq bin/train.py)
+    "tensorflow.contrib.learn": "estimator_bridge (Estimator, EstimatorSpec, RunConfig, train_and_evaluate) "
+                                "replaces contrib.learn's estimator API; its canned models have no equivalent",
+    "tensorflow.contrib.learn.Experiment": _EXPERIMENT,
+    "tensorflow.contrib.learn.python.learn.learn_runner": _EXPERIMENT,
+    "tensorflow.contrib.learn.ModelFnOps": "estimator_bridge.EstimatorSpec(mode, predictions=..., loss=..., "
+                                           "train_op=..., eval_metric_ops=...) (the same fields)",
+    "tensorflow.contrib.learn.Estimator": "estimator_bridge.Estimator(model_fn, model_dir, config) with a model_fn "
+                                          "returning estimator_bridge.EstimatorSpec (contrib's fit/evaluate(x=, y=) "
+                                          "become train/evaluate(input_fn))",
+    "tensorflow.contrib.learn.python.learn.estimators.run_config.RunConfig": _LEARN_RUN_CONFIG,
+    "tensorflow.contrib.learn.RunConfig": _LEARN_RUN_CONFIG,
+    "tensorflow.contrib.learn.MetricSpec": "eval_metric_ops={name: tf.compat.v1.metrics.<metric>(labels, "
+                                           "predictions[key])} in the EstimatorSpec (MetricSpec chose prediction_key "
+                                           "and label_key from the model_fn's outputs)",
+    "tensorflow.contrib.learn.PredictionKey": "the string it held: CLASSES 'classes', PROBABILITIES "
+                                              "'probabilities', LOGITS 'logits', LOGISTIC 'logistic', SCORES "
+                                              "'scores', TOP_K 'top_k', GENERIC 'output'",
+    "tensorflow.contrib.learn.ProblemType": "nothing: it only chose contrib.learn's export signatures; export with "
+                                            "estimator_bridge.export outputs (ClassificationOutput, PredictOutput)",
+    "tensorflow.contrib.learn.utils.make_export_strategy": "estimator_bridge.LatestExporter(name, "
+                                                           "serving_input_receiver_fn) in EvalSpec(exporters=...)",
+    "tensorflow.contrib.learn.io.read_batch_features": (
+        "tf.compat.v1.data.experimental.make_batched_features_dataset(file_pattern, batch_size, features) "
+        "(a tf.data pipeline instead of TF1 queues: its order differs)"),
+    # contrib.layers' feature columns (TF 1.x's first feature-column API)
+    "tensorflow.contrib.layers.sparse_column_with_integerized_feature": (
+        "tf.feature_column.categorical_column_with_identity(key, num_buckets=bucket_size) (contrib took the ids "
+        "modulo bucket_size; identity needs them below num_buckets)"),
+    "tensorflow.contrib.layers.weighted_sparse_column": (
+        "tf.feature_column.weighted_categorical_column(categorical_column, weight_feature_key)"),
+    "tensorflow.contrib.layers.real_valued_column": "tf.feature_column.numeric_column(key, shape=(dimension,))",
+    "tensorflow.contrib.layers.create_feature_spec_for_parsing": "tf.feature_column.make_parse_example_spec(columns)",
+    "tensorflow.contrib.layers.weighted_sum_from_feature_columns": (
+        "tf.compat.v1.feature_column.linear_model(features, columns) (with tf.feature_column columns)"),
+    "tensorflow.contrib.layers.optimize_loss": (
+        "tf.compat.v1.train.<Name>Optimizer(learning_rate).minimize(loss, "
+        "global_step=tf.compat.v1.train.get_or_create_global_step()); optimize_loss also clipped gradients "
+        "(clip_gradients=), decayed the learning rate (learning_rate_decay_fn=) and wrote summaries: write "
+        "those out"),
+    "tensorflow.contrib.layers.OPTIMIZER_CLS_NAMES": (
+        "{'Adagrad': tf.compat.v1.train.AdagradOptimizer, 'Adam': tf.compat.v1.train.AdamOptimizer, "
+        "'Ftrl': tf.compat.v1.train.FtrlOptimizer, 'Momentum': lambda lr: "
+        "tf.compat.v1.train.MomentumOptimizer(lr, momentum=0.9), 'RMSProp': tf.compat.v1.train.RMSPropOptimizer, "
+        "'SGD': tf.compat.v1.train.GradientDescentOptimizer} (TF 1.15's dict)"),
+    # other contrib packages that became libraries (heldout3)
+    "tensorflow.contrib.gan": (
+        "tensorflow_gan (pip install tensorflow-gan; `import tensorflow_gan as tfgan`: TF-GAN, the library "
+        "tf.contrib.gan became, same names: tfgan.gan_model, gan_loss, gan_train_ops, eval.image_grid, ...; "
+        "not run on TF 2.21 here)"),
+    "tensorflow.contrib.losses.metric_learning.triplet_semihard_loss": (
+        "tfa.losses.triplet_semihard_loss(y_true=labels, y_pred=embeddings, margin=margin) (tensorflow-addons, "
+        "TF <= 2.15)"),
+    "tensorflow.contrib.predictor.from_estimator": (
+        "estimator.export_saved_model(export_dir_base, serving_input_receiver_fn), then "
+        "tf.saved_model.load(path).signatures['serving_default'] (from_estimator exported to a temporary "
+        "directory and returned a callable taking a feed dict)"),
+    "tensorflow.contrib.cloud.BigtableClient": (
+        "tensorflow_io's tfio.bigtable.BigtableClient(project_id, instance_id) (pip install tensorflow-io; a "
+        "different reading API: read_rows/parallel_read_rows instead of the contrib table's scan datasets)"),
+    "tensorflow.contrib.training.evaluate_repeatedly": (
+        "for path in tf.train.checkpoints_iterator(checkpoint_dir): "
+        "estimator_bridge.compat.contrib_reexports.evaluate_once(path, eval_ops=..., final_ops=..., hooks=...) "
+        "(TF 1.15's evaluate_once, what evaluate_repeatedly ran for each new checkpoint)"),
+    "tensorflow.contrib.training.SummaryAtEndHook": (
+        "run the summary op once after the evaluation and write it: tf.compat.v1.summary.FileWriter(log_dir)"
+        ".add_summary(session.run(summary_op), global_step) (estimator_bridge's evaluate writes its metrics to "
+        "eval_dir itself)"),
+    "tensorflow.contrib.estimator.stop_if_no_increase_hook": (
+        "stop early by hand: after each estimator_bridge.Estimator.evaluate, stop training when the metric has "
+        "not increased for max_steps_without_increase steps (estimator_bridge has no early-stopping hook)"),
+    "keras.estimator.model_to_estimator": (
+        "estimator_bridge has no model_to_estimator: train the Keras model with model.fit (on TPU inside "
+        "tf.distribute.TPUStrategy.scope()), or call it in an estimator_bridge model_fn that returns an "
+        "EstimatorSpec"),
     # Keras 3 removed the global learning phase.
     "keras.backend.set_learning_phase": "Keras 3 has no global learning phase, so delete the call. What the program "
                                         "loses: Keras layers called without training= (Dropout, BatchNormalization) "
@@ -103,6 +185,13 @@ HINTS = {
     "tensorflow.python.ops.control_flow_ops.cond": "tf.compat.v1.cond",
     "tensorflow.python.ops.array_ops.stack": "tf.stack",
     "tensorflow.python.framework.ops.Tensor": "tf.Tensor",
+    # (tensorflow/benchmarks tf_cnn_benchmarks, heldout3: internals that moved in TF 2.x)
+    "tensorflow.python.framework.ops.IndexedSlices": "tf.IndexedSlices",
+    "tensorflow.python.framework.ops.register_tensor_conversion_function": (
+        "tf.register_tensor_conversion_function (the same arguments)"),
+    "tensorflow.python.ops.variables.VariableV1": "tf.compat.v1.Variable",
+    "tensorflow.python.layers": ("estimator_bridge.layers.<name> (tf.layers' layers with TF1's variable names; "
+                                 "TF 2.21's tensorflow.python.layers needs tf_keras)"),
     "tensorflow.python.ops.resource_variable_ops._to_proto_fn": "nothing: TF 2 registers resource variables' "
                                                                 "proto functions itself; delete the registration",
     "tensorflow.python.ops.resource_variable_ops._from_proto_fn": "nothing: TF 2 registers resource variables' "
