@@ -53,7 +53,9 @@ def _emulated_classes(cores: int):
             return EMULATED_MASTER
 
         def cluster_spec(self):
-            return tf.train.ClusterSpec({})
+            # A TPU Node's resolver names its worker; the 2019 colabs print
+            # `tpu.cluster_spec().as_dict()['worker']` first thing (KeyError on an empty spec).
+            return tf.train.ClusterSpec({"worker": [EMULATED_MASTER[len("grpc://"):]]})
 
         def num_accelerators(self, task_type=None, task_id=None, config_proto=None):
             return {"TPU": cores}

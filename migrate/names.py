@@ -256,6 +256,11 @@ class _Analysis:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)):
                 continue
+            if isinstance(child, ast.stmt):
+                # a statement of an if/for/while/with/try block runs in the enclosing scope (libcst's
+                # too); without this, statement_scope() answered None inside any block (the
+                # keras_to_tpu_model conversion under `if tpu:` of the 2019 notebooks was not recorded)
+                self.statement_scopes[self.position(child)] = scope
             self._visit(child, scope, top if isinstance(child, ast.expr) else None)
 
     def _definition(self, node, scope: Scope) -> None:

@@ -44,6 +44,9 @@ SYNC_TO_CPU = "sync_to_cpu"
 # `x.sync_to_cpu()` (no arguments); the helper it becomes, `sync_to_cpu(x, m)`, is not work.
 _SYNC_CALL = re.compile(r"\.\s*sync_to_cpu\s*\(\s*\)")
 SYNC_HELPER = "estimator_bridge.compat.keras_tpu.sync_to_cpu"
+# KerasTPUModel's fit/evaluate took a dataset *function* and fed each core its own batch of it.
+INPUT_HELPER = "estimator_bridge.compat.keras_tpu.tpu_model_input"
+INPUT_METHODS = {"fit": ("x", "validation_data"), "evaluate": ("x",)}
 
 Names = Callable[[cst.CSTNode], set]
 
@@ -295,15 +298,68 @@ def sync_to_cpu_in_line(rewrite, original_node: cst.SimpleStatementLine,
     return updated_node.visit(_SyncRewrite(rewrite, calls, known))
 
 
+class _InputRewrite(cst.CSTTransformer):
+    """`X.fit(data, ..., validation_data=V)` / `X.evaluate(data, ...)` on a converted model X ->
+    `data` and `V` through INPUT_HELPER (inside `restarted_each_epoch(V)` when that wraps V)."""
+
+    def __init__(self, rewrite, converted: set[str]) -> None:
+        self.rewrite, self.converted, self.changed = rewrite, converted, False
+
+    def _wrap(self, value: cst.BaseExpression, receiver: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith("restarted_each_epoch") \
+                and len(value.args) == 1:
+            return value.with_changes(args=[value.args[0].with_changes(value=self._wrap(value.args[0].value, receiver))])
+        if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith("tpu_model_input"):
+            return value
+        self.changed = True
+        return cst.Call(func=self.rewrite.spell(INPUT_HELPER),
+                        args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                              cst.Arg(receiver)])
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in INPUT_METHODS
+                and isinstance(func.value, cst.Name) and func.value.value in self.converted):
+            return updated_node
+        wanted = set(INPUT_METHODS[func.attr.value])
+        positional = [arg for arg in updated_node.args if arg.keyword is None]
+        if len(positional) > 1 or any(arg.keyword is not None and arg.keyword.value == "y" for arg in updated_node.args):
+            wanted.discard("x")   # x with y: arrays (KerasTPUModel refused y with a dataset function)
+        args = []
+        for arg in updated_node.args:
+            name = arg.keyword.value if arg.keyword is not None else ("x" if arg is positional[0] and not arg.star else None)
+            if name in wanted and not isinstance(arg.value, (cst.Tuple, cst.List)):   # (x_val, y_val): arrays
+                arg = arg.with_changes(value=self._wrap(arg.value, func.value))
+            args.append(arg)
+        return updated_node.with_changes(args=args)
+
+
+def inputs_in_line(rewrite, original_node: cst.SimpleStatementLine,
+                   updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine | None:
+    """The line with its converted models' fit/evaluate inputs through INPUT_HELPER, or None."""
+    converted = rewrite.state.get(NAME)
+    if not converted or not any(f".{method}" in rewrite.source_text for method in INPUT_METHODS):
+        return None
+    scope = _scope_of(rewrite, original_node)
+    names = {target for (scope_id, target) in converted if scope is not None and scope_id == id(scope)}
+    if not names:
+        return None
+    transformer = _InputRewrite(rewrite, names)
+    rewritten = updated_node.visit(transformer)
+    return rewritten if transformer.changed else None
+
+
 def leave_any_statement(rewrite, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine):
     rewritten = leave_statement(rewrite, original_node, updated_node)
     if rewritten is not None:
         return rewritten
-    synced = sync_to_cpu_in_line(rewrite, original_node, updated_node)
-    if synced is not None:
-        updated_node = synced
+    changed = None
+    for step in (sync_to_cpu_in_line, inputs_in_line):
+        result = step(rewrite, original_node, updated_node)
+        if result is not None:
+            updated_node = changed = result
     moved = compile_in_scope(rewrite, original_node, updated_node)
-    return moved if moved is not None else synced
+    return moved if moved is not None else changed
 
 
 def any_line(text: str) -> bool:

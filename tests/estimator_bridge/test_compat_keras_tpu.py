@@ -57,3 +57,18 @@ def test_the_learning_rate_a_callback_changed_reaches_the_cpu_optimizer():
     tpu_model.optimizer.learning_rate.assign(0.125)
     sync_to_cpu(tpu_model, model)
     assert float(model.optimizer.learning_rate.numpy()) == 0.125
+
+
+def test_tpu_model_input_calls_a_dataset_function_and_passes_anything_else_through():
+    """KerasTPUModel took a function returning the dataset; arrays, datasets and None are Keras' own
+    inputs (the joining of per-core batches on several replicas: tests/migrate/
+    test_keras_tpu_dataset_function.py, in a process of its own)."""
+    from estimator_bridge.compat.keras_tpu import tpu_model_input
+
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    arrays = np.zeros((4, 3), "float32")
+    dataset = tf.data.Dataset.from_tensor_slices(arrays).batch(2)
+    assert tpu_model_input(arrays, model) is arrays
+    assert tpu_model_input(dataset, model) is dataset
+    assert tpu_model_input(None, model) is None
+    assert tpu_model_input(lambda: dataset, model) is dataset   # one replica: the dataset as it is

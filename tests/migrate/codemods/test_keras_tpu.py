@@ -141,3 +141,47 @@ def test_sync_to_cpu_on_a_model_not_converted_in_this_scope_is_reported():
 
         trained = models["tpu"].sync_to_cpu()
         """, findings=["4:12 MIG203", "6:11 MIG203"])
+
+
+def test_a_conversion_under_if_tpu_feeds_fit_and_evaluate_through_the_dataset_function_helper():
+    """training-data-analyst 07_Keras_Flowers_TPU_squeezenet (a12263e96, 2019): the conversion and
+    the fit sit in `if tpu:` blocks (the conversion was not recorded there before: the compile,
+    sync_to_cpu and input rewrites never fired), and KerasTPUModel's fit/evaluate took functions
+    returning datasets, one batch per core. x given with y (arrays) and (x, y) validation tuples
+    are not wrapped."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        if tpu:
+          tpu_model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=tf.contrib.tpu.TPUDistributionStrategy(tpu))
+        if tpu:
+          tpu_model.compile('sgd', 'mse')
+          history = tpu_model.fit(get_training_dataset, steps_per_epoch=4, validation_data=get_validation_dataset)
+          tpu_model.evaluate(x=get_validation_dataset, steps=2)
+          tpu_model.fit(images, labels, batch_size=128, validation_data=(val_images, val_labels))
+          tpu_model.fit(x=images, y=labels)
+          cpu_model = tpu_model.sync_to_cpu()
+        model.fit(get_training_dataset(), steps_per_epoch=4)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_tpu
+
+        if tpu:
+          tf.config.experimental_connect_to_cluster(tpu)
+          tf.tpu.experimental.initialize_tpu_system(tpu)
+          strategy = tf.distribute.TPUStrategy(tpu)
+          with strategy.scope():
+            tpu_model = tf.keras.models.clone_model(model)
+            tpu_model.set_weights(model.get_weights())
+            if model.compiled:
+              tpu_model.compile_from_config(model.get_compile_config())
+        if tpu:
+          with strategy.scope():
+            tpu_model.compile('sgd', 'mse')
+          history = tpu_model.fit(estimator_bridge.compat.keras_tpu.tpu_model_input(get_training_dataset, tpu_model), steps_per_epoch=4, validation_data=estimator_bridge.compat.keras_tpu.tpu_model_input(get_validation_dataset, tpu_model))
+          tpu_model.evaluate(x=estimator_bridge.compat.keras_tpu.tpu_model_input(get_validation_dataset, tpu_model), steps=2)
+          tpu_model.fit(images, labels, batch_size=128, validation_data=(val_images, val_labels))
+          tpu_model.fit(x=images, y=labels)
+          cpu_model = estimator_bridge.compat.keras_tpu.sync_to_cpu(tpu_model, model)
+        model.fit(get_training_dataset(), steps_per_epoch=4)
+        """)
