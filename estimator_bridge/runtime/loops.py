@@ -66,6 +66,7 @@ class TrainLoop:
         self._summary_writer = summary_writer
         self._host_call_fn = None
         self._host_call_writers = []  # writers host_call fns opened; see summaries.writers_kept_in
+        self._model_fn_writers = []  # and the ones model_fn opened (tf.summary v2 in TRAIN)
         self.hooks = ()
         self.hook_tensors = SpecHookTensors()
         self.trace_count = 0
@@ -78,7 +79,7 @@ class TrainLoop:
             with self._deployment.strategy.scope(), self._cache.scope():
                 self._bound = BoundLoop(self._function, iterator)
         losses, global_step = self._bound(num_steps)
-        for writer in self._host_call_writers:
+        for writer in self._host_call_writers + self._model_fn_writers:
             writer.flush()
         self.last_global_step = int(global_step.numpy())
         return losses.numpy()
@@ -95,7 +96,8 @@ class TrainLoop:
             self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
 
     def _replica_step(self, features, labels):
-        with self._cache.scope(), _global_step_reads(self._deployment):
+        with self._cache.scope(), _global_step_reads(self._deployment), \
+                summaries.writers_kept_in(self._model_fn_writers):
             outputs = self._model_function(features, _labels_or_none(labels, self._has_labels))
             self.hooks = outputs.hooks
             hook_tensors = self.hook_tensors.collect(outputs.hooks)
@@ -116,8 +118,11 @@ class TrainLoop:
 
         def body(step_index, losses):
             features, labels = iterator.get_next()
-            replica_loss, host_tensors, hook_tensors, train_op = strategy.run(
-                self._replica_step, args=(features, labels))
+            # At the root name scope, as TF1 built a CPU model_fn: name-scoped things it makes
+            # (a tf.summary v2 tag, google-research/simclr) must not become "while/...".
+            with tf.compat.v1.name_scope(None):
+                replica_loss, host_tensors, hook_tensors, train_op = strategy.run(
+                    self._replica_step, args=(features, labels))
             loss = strategy.reduce(_MEAN, replica_loss, axis=None)
             # The step's loss waits for train_op, as TF1's session.run([train_op, loss]) ran
             # both. Once per step, not per replica: a v1 optimizer's train_op groups the

@@ -10,6 +10,7 @@ reads both the same way.
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -74,6 +75,13 @@ class EveryNSteps:
         self._last = step
 
 
+def _initialized_in_graph():
+    """`init()` of a writer TF2 created (and initialized) eagerly: nothing left to run."""
+    if tf.executing_eagerly():
+        return None
+    return tf.no_op(name="summary_writer_initialized")
+
+
 @contextmanager
 def writers_kept_in(keep: list):
     """Summary writers created inside the block are appended to `keep` (kept alive by it).
@@ -87,16 +95,47 @@ def writers_kept_in(keep: list):
     the writers its host_call created for as long as the loop lives, and flushes them after
     every loop, as the hook did between session runs. Every TF2 writer is a
     `_ResourceSummaryWriter` (the trackable one subclasses it), whichever alias created it.
+
+    The same holds for writers a model_fn opens (google-research/simclr's model.py, 2020: `writer
+    = tf2.summary.create_file_writer(model_dir)` in TRAIN, then `with tf.control_dependencies(
+    [writer.init()]), writer.as_default(): tf2.summary.scalar(...)`). In TF1's graph `init()` was
+    the writer's create op; TF2 has already run it eagerly (init_scope) and returns None, which
+    `control_dependencies` refuses: such a writer's `init()` gives a no-op inside the trace.
+
+    A model_fn runs once per replica, in MirroredStrategy's replica threads, which can pause
+    inside the block (merge_call) while another enters it: the writer class is patched once
+    (`_install`) and the blocks only push and pop the list that collects, by identity.
     """
-    writer_class = summary_ops_v2._ResourceSummaryWriter  # pylint: disable=protected-access
-    original_init = writer_class.__init__
-
-    def init_and_keep(writer, *args, **kwargs):
-        original_init(writer, *args, **kwargs)
-        keep.append(writer)
-
-    writer_class.__init__ = init_and_keep
+    with _lock:
+        _install()
+        _collecting.append(keep)
     try:
         yield keep
     finally:
-        writer_class.__init__ = original_init
+        with _lock:
+            index = max(i for i, known in enumerate(_collecting) if known is keep)
+            del _collecting[index]
+
+
+_lock = threading.Lock()
+_collecting: list = []  # the keep lists of the open writers_kept_in blocks, innermost last
+
+
+def _install() -> None:
+    writer_class = summary_ops_v2._ResourceSummaryWriter  # pylint: disable=protected-access
+    original_init = writer_class.__init__
+    if getattr(original_init, "_estimator_bridge_keeps", False):
+        return
+
+    def init_and_keep(writer, *args, **kwargs):
+        original_init(writer, *args, **kwargs)
+        with _lock:
+            keep = _collecting[-1] if _collecting else None
+        if keep is None:
+            return
+        if writer._init_op is None:  # pylint: disable=protected-access  (created eagerly)
+            writer.init = _initialized_in_graph
+        keep.append(writer)
+
+    init_and_keep._estimator_bridge_keeps = True
+    writer_class.__init__ = init_and_keep

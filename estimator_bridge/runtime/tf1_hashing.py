@@ -8,7 +8,15 @@ switches TF1 Tensor equality on for the whole process; a migrated program has no
 and turning equality off process-wide would change `==` for TF2 code. So while the bridge runs a
 model_fn (the variable cache's `scope()`), `__hash__` of graph tensors and variables answers
 `id(self)`, as it always did when it did not raise: code that worked keeps its behaviour, code
-that raised gets TF1's. `==` is untouched.
+that raised gets TF1's.
+
+`==` and `!=` between variables are identity there too, as in TF 1.15 (and in TF 2's own graph
+mode): TF1 model code finds variables in lists with `in`, which compares with `==`.
+google-research/simclr's resnet.py (2020) splits the trainable variables into blocks with `if var
+in trainable_variables[j]`; TF 2.x compares elementwise inside the trace and `in` then asks a
+symbolic tensor for its truth ("Using a symbolic `tf.Tensor` as a Python `bool`"). Tensors keep
+TF 2's elementwise `==`: no program seen relies on their identity, and TF 2-era op code traced
+inside a model_fn may compare tensors with `==`.
 
 A depth counter, not a thread-local: MirroredStrategy runs each replica's model_fn in its own
 thread, inside the scope the main thread entered.
@@ -74,10 +82,25 @@ def _by_identity_when_tracing(original):
     return __hash__
 
 
+def _identity_when_tracing(original, equal: bool):
+    def compare(self, other):
+        if _depth:
+            return (self is other) is equal
+        return original(self, other)
+
+    compare.__doc__ = original.__doc__
+    compare._estimator_bridge_original = original
+    return compare
+
+
 def _install() -> None:
     for cls in (_tensor.Tensor, _variables.Variable):
         if not hasattr(cls.__hash__, "_estimator_bridge_original"):
             cls.__hash__ = _by_identity_when_tracing(cls.__hash__)
+    variable = _variables.Variable
+    if not hasattr(variable.__eq__, "_estimator_bridge_original"):
+        variable.__eq__ = _identity_when_tracing(variable.__eq__, True)
+        variable.__ne__ = _identity_when_tracing(variable.__ne__, False)
 
 
 _install()

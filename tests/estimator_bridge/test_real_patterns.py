@@ -385,3 +385,24 @@ def test_sliced_eval_input_trains_and_refuses_cpu_evaluation_as_in_tf115(tmp_pat
     assert "SLICED mode only works on use_tpu = True" in oracle["evaluate_error"]
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- TF 2 summaries and identity `in` between variables inside a TPUEstimator model_fn ---------
+
+def test_v2_summary_writer_and_variable_membership_in_model_fn_as_in_tf115(tmp_path):
+    """google-research/simclr (2020, TF 1.15): model_fn opens `tf.compat.v2.summary.
+    create_file_writer(model_dir)`, depends on `writer.init()` and on `all_v2_summary_ops()`,
+    and its ResNet finds each block's new variables with `var in list`. Runner: TF2 had run the
+    writer's init eagerly and `init()` returned None ("Can not convert a NoneType into a Tensor
+    or Operation"); migrated: `var in list` compared variables elementwise ("symbolic Tensor as a
+    Python bool"). Both now as TF 1.15: the v2 summaries at steps 0, 2, 4 (before each step's
+    update, as TF1 ran them), the `loss` series, the evaluation and the variables (block1 left
+    untrained: only block2's collection is optimized)."""
+    results = three_sides("v2_summaries_in_model_fn.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert sorted(oracle["summaries"]["train_loss_v2"]) == ["0", "2", "4"]
+    assert oracle["summaries"]["train_loss_v2"]["2"] == oracle["summaries"]["loss"]["3"]
+    assert set(oracle["variables"]["block1/dense/kernel"]) == {np.float32(0.1)}
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
