@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from estimator_bridge.runtime import unrun_train_ops
+
 _Reduction = tf.compat.v1.losses.Reduction
 
 
@@ -80,6 +82,9 @@ class CrossShardOptimizer(tf.compat.v1.train.Optimizer):
         apply_gradients (BERT's AdamWeightDecayOptimizer) does not, so for those the sum is
         taken here, once, as TPU's cross_replica_sum did.
         """
+        stand_in = unrun_train_ops.stand_in(name)
+        if stand_in is not None:  # an EVAL/PREDICT model_fn's train_op on 2+ replicas: never runs
+            return stand_in
         grads_and_vars = list(grads_and_vars)
         context = tf.distribute.get_replica_context()
         overrides = type(self._opt).apply_gradients is not tf.compat.v1.train.Optimizer.apply_gradients

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from estimator_bridge.runtime import unrun_train_ops
+
 
 def call_pruned(graph_fn, structure) -> list:
     """Builds `graph_fn(*structure)` in a TF1-style graph and calls it on `structure`'s tensors.
@@ -28,8 +30,9 @@ def call_pruned(graph_fn, structure) -> list:
     def graph_step(*flat):
         return graph_fn(*tf.nest.pack_sequence_as(structure, list(flat)))
 
-    step = tf.compat.v1.wrap_function(
-        graph_step, [tf.TensorSpec(tensor.shape, tensor.dtype) for tensor in flat_inputs])
+    with unrun_train_ops.building_pruned_step():
+        step = tf.compat.v1.wrap_function(
+            graph_step, [tf.TensorSpec(tensor.shape, tensor.dtype) for tensor in flat_inputs])
     # Pruned structurally, not left to the runtime: a function's unreachable stateful ops are
     # only dropped by Grappler, and a program may switch it off (EfficientNet's RunConfig sets
     # disable_meta_optimizer): its scaffold Saver's RestoreV2 then ran in every eval step.

@@ -406,3 +406,23 @@ def test_v2_summary_writer_and_variable_membership_in_model_fn_as_in_tf115(tmp_p
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
 
+
+# ---- a train_op built in EVAL too, on two replicas --------------------------------------------
+
+def test_train_op_built_in_eval_on_two_replicas_evaluates_as_tf115_on_one(tmp_path):
+    """model_fn builds `CrossShardOptimizer(...).minimize` in every mode. On 2 emulated cores the
+    pruned eval step failed to build: the optimizer's merge_call is refused inside a graph built
+    in the replica function (RuntimeError "`merge_call` called while defining a new graph").
+    runtime/unrun_train_ops.py gives that never-run train_op a no-op there. TF 1.15 runs the
+    program on one CPU replica (use_tpu=False); two shards of 4 average to the same gradients as
+    one of 8, so both current sides on 2 cores reproduce its losses, evaluation and variables."""
+    oracle = run_side("oracle", PATTERNS / "train_op_in_every_mode.py", ["--model_dir={model_dir}"],
+                      tmp_path)
+    assert oracle.returncode == 0, oracle.stderr[-3000:]
+    assert oracle.result["global_step"] == 4 and len(oracle.result["loss"]) == 4
+    tpu_args = ["--model_dir={model_dir}", "--use_tpu=true", "--num_shards=2"]
+    for side in ("runner", "migrated"):
+        result = run_side(side, PATTERNS / "train_op_in_every_mode.py", tpu_args, tmp_path,
+                          emulated_cores=2)
+        assert result.returncode == 0, f"{side} failed:\n{result.stderr[-3000:]}"
+        assert_same_numbers(result.result, oracle.result, side)

@@ -58,16 +58,22 @@ def migrate_copy(program: Path, folder: Path) -> Path:
     return out / source.name / program.name
 
 
-def run_side(side: str, program: Path, args, tmp_path: Path, timeout: float = 600) -> Side:
+def run_side(side: str, program: Path, args, tmp_path: Path, timeout: float = 600,
+             emulated_cores: int | None = None) -> Side:
+    """`emulated_cores`: a current side runs under `python -m estimator_bridge.tpu_emulation
+    --cores N` (TPUConfig(num_shards=N) on N logical CPUs)."""
     folder = tmp_path / side
     folder.mkdir(parents=True, exist_ok=True)
     args = [str(a).replace("{model_dir}", str(folder / "model")) for a in args]
+    current = [sys.executable]
+    if emulated_cores is not None and side != "oracle":
+        current += ["-m", "estimator_bridge.tpu_emulation", "--cores", str(emulated_cores)]
     if side == "oracle":
         command = [str(oracle_python("tf115")), str(program), *args]
     elif side == "runner":
-        command = [sys.executable, "-m", "estimator_bridge.run", str(program), *args]
+        command = [*current, "-m", "estimator_bridge.run", str(program), *args]
     elif side == "migrated":
-        command = [sys.executable, str(migrate_copy(program, folder)), *args]
+        command = [*current, str(migrate_copy(program, folder)), *args]
     else:
         raise ValueError(f"unknown side {side!r}; one of {SIDES}")
     completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
