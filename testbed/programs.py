@@ -268,4 +268,42 @@ PROGRAMS += (
               "final checkpoint (its EMA weights) on the 32 test records (the eval input ends after 4 steps)"),
 )
 
+SIMCLR = "google-research/simclr"
+SIMCLR_COMMIT = "6bf69ce127ae33e181e1a6c5777c84570cb5d147"  # 2021-01-21 (TF1 code of 2020)
+SIMCLR_FILES = ("run.py", "data.py", "data_util.py", "lars_optimizer.py", "model.py", "model_util.py",
+                "objective.py", "resnet.py")
+# SimCLR's requirements.txt (tensorflow 1.15, tensorflow-datasets 3.1.0, tensorflow-hub 0.8.0), with the
+# oracle's own versions of what they share pinned so the extras folder shadows nothing of TF 1.15's
+SIMCLR_ORACLE_WITH = ("tensorflow-datasets==3.1.0", "tensorflow-hub==0.8.0", "tensorflow-metadata==0.21.2",
+                      "numpy==1.18.5", "protobuf==3.20.3", "wrapt==1.16.0", "absl-py==2.1.0", "six==1.17.0",
+                      "termcolor==2.3.0")
+# what a user of current TensorFlow installs for it: tfds 4.9 and tensorflow-hub 0.16 (with tf-keras,
+# which hub 0.16 imports); --no-deps and tfds's own dependencies listed, so that pip does not install a
+# second TensorFlow into the extras folder (tf-keras depends on it)
+SIMCLR_CURRENT_WITH = ("--no-deps", "tensorflow-datasets==4.9.10", "tensorflow-hub==0.16.1", "tf-keras==2.21.0",
+                       "array-record==0.8.6", "attrs==26.1.0", "dm-tree==0.1.10", "docstring-parser==0.18.0",
+                       "einops==0.8.2", "etils==1.15.0", "fsspec==2026.9.0", "immutabledict==4.3.1", "promise==2.3",
+                       "psutil==7.2.2", "simple-parsing==0.1.9", "tensorflow-metadata==1.21.0", "termcolor==3.3.0",
+                       "toml==0.10.2", "tqdm==4.70.1", "zipp==4.1.2", "importlib-resources",
+                       "googleapis-common-protos==1.76.0", "click")
+PROGRAMS += (
+    TestbedProgram(
+        name="simclr_pretrain", repo=SIMCLR, commit=SIMCLR_COMMIT, committed="2021-01-21 (TF1 code of 2020)",
+        kind="tf.compat.v1 TPUEstimator (tf.estimator.tpu) script for TF 1.15: SimCLR contrastive pre-training "
+             "(ResNet with a BatchNormalization subclass, LARS, TF 2 summary writer inside model_fn, tfds input)",
+        script="run.py", files=SIMCLR_FILES, generator="cifar10_tfds",
+        args=("--use_tpu=False", "--dataset=cifar10", "--train_split=train", "--eval_split=test",
+              "--data_dir={data}/tfds", "--image_size=32", "--resnet_depth=18", "--train_batch_size=8",
+              "--eval_batch_size=8", "--train_steps={steps}", "--checkpoint_steps=2", "--train_summary_steps=1",
+              "--mode=train", "--model_dir={model_dir}"),
+        steps=4,
+        verify_options=("--oracle", "tf115", *(f"--with={r}" for r in SIMCLR_ORACLE_WITH),
+                        *(f"--current-with={r}" for r in SIMCLR_CURRENT_WITH), "--no-exact"),
+        notes="ResNet-18 on 80 generated 32x32 CIFAR images prepared by tfds 3.1.0; random crops, colour "
+              "distortion and blur (unseeded) make the oracle vary. --oracle tf115: TF 2.15 cannot run it "
+              "(its BatchNormalization subclass's _moments lacks Keras 2.15's mask argument). --mode=train: "
+              "evaluation ends in a TF1 hub module export (hub.create_module_spec), which tensorflow-hub 0.16 "
+              "no longer has and 0.15 cannot import on TF 2.16+ (tf.compat.v1.estimator), so no exact phase"),
+)
+
 BY_NAME = {program.name: program for program in PROGRAMS}
