@@ -133,6 +133,8 @@ def references(tree: ast.Module) -> list[tuple[str, int, bool]]:
                 inner.add(id(value.value))
                 parts.append(value.attr)
                 value = value.value
+            if isinstance(node.ctx, ast.Store):
+                parts = parts[1:]  # `X.attr = v` creates attr: X must resolve, attr need not
             if isinstance(value, ast.Name) and value.id in aliases:
                 found.append((aliases[value.id] + "".join("." + p for p in reversed(parts)), node.lineno, False))
     return found

@@ -172,7 +172,7 @@ def _module_names(path: Path) -> frozenset[str]:
 def _class_members(path: Path, name: str, depth: int = 0) -> frozenset[str] | None:
     """The attributes of class `name` bound in module `path` (its body's assignments and defs),
     following a `from estimator_bridge.x import name` re-export; None when they cannot be known
-    from the source (not a class there, a base class other than object, a metaclass, __getattr__)."""
+    from the source (not a class there, a base class outside the bridge, a metaclass, __getattr__)."""
     try:
         tree = ast.parse(path.read_bytes())
     except (OSError, SyntaxError, ValueError):
@@ -180,13 +180,21 @@ def _class_members(path: Path, name: str, depth: int = 0) -> frozenset[str] | No
     root = _bridge_root()
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == name:
-            if node.keywords or node.decorator_list or any(not (isinstance(base, ast.Name) and base.id == "object")
-                                    for base in node.bases):
+            if node.keywords or node.decorator_list or not all(isinstance(base, ast.Name) for base in node.bases):
                 return None
             members = {name for item in node.body for name in defined_or_assigned(item)}
+            # a bridge base class (estimator_bridge.Estimator(_EstimatorBase)): its members too; any other
+            # base (a TensorFlow or Keras class) cannot be read from here
+            for base in node.bases:
+                if base.id == "object":
+                    continue
+                inherited = _class_members(path, base.id, depth + 1) if depth < 6 else None
+                if inherited is None:
+                    return None
+                members |= inherited
             return None if "__getattr__" in members else frozenset(members)
         if (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and root is not None
-                and node.module.split(".")[0] == "estimator_bridge" and depth < 3):
+                and node.module.split(".")[0] == "estimator_bridge" and depth < 6):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
                     target = root.joinpath(*node.module.split(".")[1:])

@@ -169,8 +169,12 @@ class _Chains(ast.NodeVisitor):
         while isinstance(value, ast.Attribute):
             parts.append(value.attr)
             value = value.value
+        if isinstance(node.ctx, ast.Store):
+            # `X.attr = v` creates attr: only X must exist (google/model_search phoenix.py sets
+            # tf.estimator.Estimator._assert_members_are_not_overridden, which the bridge never had)
+            parts = parts[1:]
         if isinstance(value, ast.Name):
-            if value.id in self.aliases and not any(value.id in names for names in self.shadowed):
+            if parts and value.id in self.aliases and not any(value.id in names for names in self.shadowed):
                 rest = "".join("." + p for p in reversed(parts))
                 self.found.append(Reference(self.aliases[value.id] + rest, value.id + rest, node.lineno,
                                             node.col_offset, False))
@@ -227,10 +231,14 @@ def _reason(verdict: Verdict) -> str:
 
 
 def _what(ref: Reference, verdict: Verdict) -> str:
-    """`tf.a.b` does not exist in ... (the missing part named separately when it is a prefix)."""
+    """`tf.a.b` does not exist in ... (the missing part named separately when it is a prefix; a name
+    reached through an alias also by its full name, which the hint may not repeat)."""
+    spelled = f"`{ref.spelled}`"
+    if _display(ref.name) != ref.spelled:  # through an alias (`ops.IndexedSlices`): say which name it is
+        spelled += f" (`{_display(ref.name)}`)"
     if verdict.missing == ref.name and "keras" not in verdict.reason.lower():
-        return f"`{ref.spelled}` does not exist in {TARGET}"
-    return f"`{ref.spelled}`: {_reason(verdict)}"
+        return f"{spelled} does not exist in {TARGET}"
+    return f"{spelled}: {_reason(verdict)}"
 
 
 def _display(name: str) -> str:
