@@ -181,3 +181,32 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
         data = tf.data.Dataset.from_tensors(x if y is None else (x, y)).repeat()
         return model.fit(data, None, None, *args, **kwargs)
     return model.fit(x, y, batch_size, *args, **kwargs)
+
+
+def legacy_lr_schedule(schedule):
+    """`LearningRateScheduler(schedule)` whose schedule may return a tensor, as Keras 2 allowed.
+
+    TF 2.x notebooks wrote the schedule as a `@tf.function` (training-data-analyst's
+    keras_104_flowers_gputputpupod_tf2.2.ipynb, 2020: `@tf.function def lr_fn(epoch): ...`), which
+    returns a float32 tensor. Keras 2 (TF 1.15-2.15) accepted a floating tensor and set the
+    learning rate to its value; Keras 3 accepts only float / np.float32 / np.float64 and raised
+    "The output of the `schedule` function should be a float. Got: 0.0099999..." at the first
+    epoch. This returns a schedule that calls `schedule` with the same arguments (Keras 3, as 2,
+    tries `(epoch, lr)` and falls back to `(epoch)` on TypeError, which passes through) and turns a
+    floating tensor into its Python float; anything else is returned as it is (Keras 3 judges it).
+    The learning rates are Keras 2's (measured on TF 2.15: the same value each epoch).
+    """
+    import functools
+
+    import tensorflow as tf
+
+    def call(*args, **kwargs):
+        value = schedule(*args, **kwargs)
+        if tf.is_tensor(value) and value.dtype.is_floating and value.shape.rank == 0:
+            return float(value)
+        return value
+
+    try:
+        return functools.wraps(schedule)(call)
+    except (AttributeError, TypeError):   # callables without __name__/__dict__
+        return call

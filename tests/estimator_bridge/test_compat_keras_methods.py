@@ -255,3 +255,27 @@ def test_fit_tf1_leaves_datasets_batch_sizes_and_strategy_models_as_keras_runs_t
     ours = fit_tf1(model, x, y, steps_per_epoch=5, epochs=2, verbose=0, shuffle=False)
     theirs = _iris_model().fit(x, y, steps_per_epoch=5, epochs=2, verbose=0, shuffle=False)
     np.testing.assert_allclose(ours.history["loss"], theirs.history["loss"], rtol=1e-6)
+
+
+def test_legacy_lr_schedule_turns_a_floating_tensor_into_its_float_and_keeps_the_rest():
+    import tensorflow as tf
+
+    from estimator_bridge.compat.keras_methods import legacy_lr_schedule
+
+    @tf.function
+    def tensor_schedule(epoch):
+        return 0.5 * tf.cast(epoch, tf.float32) + 0.25
+
+    def two_argument_schedule(epoch, lr):
+        return lr * 0.5
+
+    schedule = legacy_lr_schedule(tensor_schedule)
+    assert schedule(1) == 0.75 and type(schedule(1)) is float
+    assert legacy_lr_schedule(two_argument_schedule)(0, 0.5) == 0.25
+    assert legacy_lr_schedule(lambda epoch: 3)(0) == 3                  # Keras judges non-floats
+    try:
+        schedule(1, 0.1)                                               # Keras 3 tries (epoch, lr) first
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a one-argument schedule must still refuse two arguments")

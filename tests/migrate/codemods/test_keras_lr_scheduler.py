@@ -1,0 +1,35 @@
+"""KerasTensorSchedules: LearningRateScheduler's schedule may return a tensor, as in Keras 2."""
+
+from tests.migrate.codemods.support import assert_codemod, assert_unchanged
+
+NAME = "KerasTensorSchedules"
+
+
+def test_every_schedule_given_to_the_scheduler_goes_through_the_helper():
+    """training-data-analyst keras_104_flowers_gputputpupod_tf2.2 (`@tf.function` lr_fn) and the
+    xception notebook (a lambda); by position, by keyword, through a from-import; once only."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        from tensorflow.keras.callbacks import LearningRateScheduler
+
+        lr_callback = tf.keras.callbacks.LearningRateScheduler(lr_fn)
+        cb = tf.keras.callbacks.LearningRateScheduler(lambda epoch: lrfn(epoch), verbose=True)
+        cb2 = LearningRateScheduler(schedule=lrfn, verbose=1)
+        """, """
+        import tensorflow as tf
+        from tensorflow.keras.callbacks import LearningRateScheduler
+        import estimator_bridge.compat.keras_methods
+
+        lr_callback = tf.keras.callbacks.LearningRateScheduler(estimator_bridge.compat.keras_methods.legacy_lr_schedule(lr_fn))
+        cb = tf.keras.callbacks.LearningRateScheduler(estimator_bridge.compat.keras_methods.legacy_lr_schedule(lambda epoch: lrfn(epoch)), verbose=True)
+        cb2 = LearningRateScheduler(schedule=estimator_bridge.compat.keras_methods.legacy_lr_schedule(lrfn), verbose=1)
+        """)
+
+
+def test_other_schedulers_are_left():
+    assert_unchanged(NAME, """
+        import tensorflow as tf
+
+        cb = LearningRateScheduler(lr_fn)
+        opt = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 100, 0.9)
+        """)
