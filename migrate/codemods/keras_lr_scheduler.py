@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.codemods.registry import Codemod
+from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
 
 SCHEDULER = "keras.callbacks.LearningRateScheduler"
@@ -50,4 +50,5 @@ CODEMOD = Codemod(
     order=17,
     leave_call=leave_call,
     structural_keys=frozenset({SCHEDULER}),
+    reach=watched_names_only,   # acts on calls through TensorFlow imports only: line skipping stays on
 )
