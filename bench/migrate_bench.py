@@ -13,7 +13,8 @@ manifest's sha256) are copied into one tree. Measured, each tool in its own proc
   no-op re-run the CLI over its own output (already migrated code) with --check, first with an
               empty result cache, then again with that cache, against the first migration run;
   phases      in process, CPU seconds per phase of the library call over the same files:
-              pre-filter (CPython parse + survey), libcst parse, name resolution
+              pre-filter (CPython parse + survey), libcst parse (with the partial parse's choice
+              of lines, migrate/partial_parse.py), name resolution
               (migrate/names.py), transforms (the fused pass without name resolution),
               findings location, codegen, output checks (CPython parse + final name check);
               and libcst's own scope analysis on the same modules (what name resolution replaced);
@@ -45,7 +46,7 @@ PHASES = r"""
 import json, sys, time
 from pathlib import Path
 import libcst as cst
-from migrate import engine, names, prefilter, final_check
+from migrate import engine, names, partial_parse, prefilter, final_check
 from migrate.api import fewer_collections
 from migrate.codemods import findings_collector
 fewer_collections()
@@ -61,6 +62,10 @@ def timed(label, function):
 engine.python_tree = timed("prefilter (CPython parse + survey)", engine.python_tree)
 engine.nothing_to_do = timed("prefilter (CPython parse + survey)", engine.nothing_to_do)
 engine.parse = timed("libcst parse", engine.parse)
+# (the partial parse: choosing the lines a codemod reaches, and libcst's parse of them)
+partial_parse.parse = timed("libcst parse", partial_parse.parse)
+partial_parse.Partial.code = timed("codegen", partial_parse.Partial.code)
+engine.import_survey = timed("name resolution", engine.import_survey)
 names.ModuleNames.__init__ = timed("name resolution", names.ModuleNames.__init__)
 names.ModuleNames.import_names = timed("name resolution", names.ModuleNames.import_names)
 findings_collector.FindingCollector.findings = timed("findings location", findings_collector.FindingCollector.findings)

@@ -16,13 +16,15 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from migrate.codemods import PIPELINE
-from migrate.codemods.base import PassContext
+from migrate import partial_parse
+from migrate.codemods import PIPELINE, fused
+from migrate.codemods.base import WATCHED_PACKAGES, PassContext
 from migrate.codemods.fused import fuse
 from migrate.codemods.findings_collector import FindingCollector
 from migrate.environment_checks import environment_findings
 from migrate.final_check import check as check_names
 from migrate.findings import FileResult, Finding, Location
+from migrate.names import ImportSurvey, import_survey
 from migrate.prefilter import nothing_to_do
 from migrate.tables.tf2_markers import TF2_ONLY
 
@@ -158,13 +160,15 @@ class NotIdempotent(AssertionError):
 
 
 def transform(module: cst.Module, filename: str, pipeline: tuple = TF1_PIPELINE, verify: bool = False,
-              source: str | None = None, tree: ast.Module | None = None) -> tuple[cst.Module, list[Finding]]:
+              source: str | None = None, tree: ast.Module | None = None,
+              imports: ImportSurvey | None = None) -> tuple[cst.Module, list[Finding]]:
     """Run the pipeline (to its fixed point when `verify`); findings come from the first pass.
 
-    `source` and `tree`: the module's text and CPython tree when the caller has them (not re-made)."""
+    `source`, `tree` and `imports`: the module's text, CPython tree and its names.import_survey
+    when the caller has them (not re-made)."""
     collector = FindingCollector(pipeline)
     rewrite = rewrite_for(pipeline)
-    scratch = {} if source is None else {"source": source, "ast": tree}
+    scratch = {} if source is None else {"source": source, "ast": tree, "imports": imports}
     context = PassContext(filename=filename, scratch=scratch)
     original = module
     running = rewrite(context, collector)
@@ -216,10 +220,21 @@ def _migrate(source: Surveyed, filename: str, verify: bool = False, prefilter: b
     text, marker, tree, pipeline = source.text, source.marker, source.tree, source.pipeline
     if prefilter and nothing_to_do(text, pipeline, tree):
         return text, _marker_findings(check_names(text, text, tree=tree) + environment_findings(text, text, tree), marker)
-    parsed = parse(text)
-    module, findings = transform(parsed, filename, pipeline, verify, text, tree)
+    # Only the statement lines a codemod can reach go through libcst (migrate/partial_parse.py);
+    # the whole file when that cannot be done (or the fixed point is verified: it re-parses the code).
+    imports = import_survey(tree, WATCHED_PACKAGES) if tree is not None else None
+    partial = partial_parse.parse(text, tree, pipeline, imports) if tree is not None and fused.SKIP_LINES \
+        and not verify else None
+    migrated = None
+    if partial is not None:
+        parsed = partial.module
+        module, findings = transform(parsed, filename, pipeline, verify, text, tree, imports)
+        migrated = partial.code(module)
+    if migrated is None:
+        parsed = parse(text)
+        module, findings = transform(parsed, filename, pipeline, verify, text, tree, imports)
+        migrated = module.code
     findings = _marker_findings(findings, marker)
-    migrated = module.code
     if migrated != text and module.deep_equals(parsed):
         # Nothing was rewritten; libcst's round trip alone lost bytes (a whitespace-only last line).
         migrated = text

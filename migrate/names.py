@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import libcst as cst
 
@@ -411,6 +411,39 @@ class ModuleAlias:
         self.complete = True        # every access of the binding is such a use (no bare `name`)
 
 
+class ImportSurvey(NamedTuple):
+    """What one walk of CPython's tree finds for the names: the names bound by imports
+    (`tracked`), those bound by imports of the watched packages (`watched`), and the assignments
+    of a plain name to a name or attribute (module alias candidates)."""
+    tracked: set
+    watched: frozenset
+    assignments: list
+
+
+def import_survey(tree: ast.Module, watch: frozenset[str]) -> ImportSurvey:
+    tracked = set()
+    watched = set()   # names bound by imports of the `watch` packages
+    assignments = []
+    for node in ast.walk(tree):
+        if type(node) is ast.Import:
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                tracked.add(alias.asname or top)
+                if top in watch:
+                    watched.add(alias.asname or top)
+        elif type(node) is ast.ImportFrom:
+            from_watched = node.level == 0 and (node.module or "").split(".")[0] in watch
+            for alias in node.names:
+                if alias.name != "*":
+                    tracked.add(alias.asname or alias.name.split(".")[0])
+                    if from_watched:
+                        watched.add(alias.asname or alias.name)
+        elif type(node) is ast.Assign and type(node.value) in (ast.Attribute, ast.Name) \
+                and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assignments.append(node)
+    return ImportSurvey(tracked, frozenset(watched), assignments)
+
+
 class ModuleNames:
     """Import names of the references of one libcst module (the module must not change meanwhile).
 
@@ -421,33 +454,16 @@ class ModuleNames:
     `line_names`: when given, `skippable` holds the ids of the expressions and statement lines that
     contain no Name of `line_names` or of the module aliases and no import (found in the same code
     generation as the positions; None otherwise). It may be a function of `watched`, the names bound by imports of
-    the `watch` packages (anywhere in the module), computed in the same walk as the imports."""
+    the `watch` packages (anywhere in the module), computed in the same walk as the imports.
+    `imports`: `import_survey(tree, watch)` when the caller has it (the engine's partial parse
+    needed it before libcst parsed the module: migrate/partial_parse.py)."""
 
     def __init__(self, module: cst.Module, text: str, tree: ast.Module | None = None, follow=None,
-                 line_names=None, watch: frozenset[str] = frozenset()) -> None:
+                 line_names=None, watch: frozenset[str] = frozenset(), imports: ImportSurvey | None = None) -> None:
         self.module = module
         self.tree = tree if tree is not None else ast.parse(text)
         self.text = text
-        tracked = set()
-        watched = set()   # names bound by imports of the `watch` packages
-        assignments = []
-        for node in ast.walk(self.tree):
-            if type(node) is ast.Import:
-                for alias in node.names:
-                    top = alias.name.split(".")[0]
-                    tracked.add(alias.asname or top)
-                    if top in watch:
-                        watched.add(alias.asname or top)
-            elif type(node) is ast.ImportFrom:
-                from_watched = node.level == 0 and (node.module or "").split(".")[0] in watch
-                for alias in node.names:
-                    if alias.name != "*":
-                        tracked.add(alias.asname or alias.name.split(".")[0])
-                        if from_watched:
-                            watched.add(alias.asname or alias.name)
-            elif type(node) is ast.Assign and type(node.value) in (ast.Attribute, ast.Name) \
-                    and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-                assignments.append(node)
+        tracked, watched, assignments = imports if imports is not None else import_survey(self.tree, watch)
         self.tracked = tracked
         self.watched = frozenset(watched)
         self.analysis = _Analysis(self.tree, tracked, text)

@@ -239,7 +239,8 @@ class TableRewrite(FastDispatch):
         self._source_text = self.source(node)
         try:
             self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_dead,
-                                     line_names=self.line_names, watch=WATCHED_PACKAGES)
+                                     line_names=self.line_names, watch=WATCHED_PACKAGES,
+                                     imports=self.context.scratch.get("imports"))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self.names = None  # libcst parses what CPython does not: libcst's own scope analysis
         self._identifiers = {"tf"} if re.search(r"\btf\b", self._source_text) else set()

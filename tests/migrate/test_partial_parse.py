@@ -1,0 +1,122 @@
+"""Parsing only the statement lines a codemod can reach (migrate/partial_parse.py) never changes
+the result: the engine with partial parsing and the engine parsing every line give byte-identical
+output and the same findings.
+
+Checked over every fixture (inputs and expected outputs), every legacy example, the test
+programs, layouts chosen to break the splice (line endings, comments a block owns, `;`, tabs,
+continuations, decorators, a docstring before added imports) and generated modules mixing TF1
+statements, migrated statements and hypothesmith's Python.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+import pytest
+from hypothesis import assume, given
+
+from migrate import partial_parse
+from migrate.codemods.base import WATCHED_PACKAGES
+from migrate.engine import TF1_PIPELINE, SkipFile, migrate_text
+from migrate.names import import_survey
+from tests.migrate.test_line_skipping import PROGRAMS
+from tests.migrate.test_prefilter import CORPUS, FAST, REPO, _parses, mixed_modules
+
+
+def both_ways(text: str, name: str):
+    """(result with partial parsing, result parsing every line); a result is (text, findings)
+    or the SkipFile finding."""
+    results = []
+    for enabled in (True, False):
+        partial_parse.ENABLED = enabled
+        try:
+            results.append(migrate_text(text, name, prefilter=False))
+        except SkipFile as skipped:
+            results.append(skipped.finding)
+        finally:
+            partial_parse.ENABLED = True
+    return results
+
+
+def partial_of(text: str) -> partial_parse.Partial | None:
+    tree = ast.parse(text)
+    return partial_parse.parse(text, tree, TF1_PIPELINE, import_survey(tree, WATCHED_PACKAGES))
+
+
+@pytest.mark.parametrize("path", CORPUS + PROGRAMS, ids=lambda p: str(p.relative_to(REPO)))
+def test_partial_parsing_changes_nothing_on_the_fixtures(path):
+    partial, whole = both_ways(path.read_text(), path.name)
+    assert partial == whole
+
+
+def test_most_fixtures_take_the_partial_path():
+    """The agreement above means something only if the splice is exercised."""
+    taken = [path for path in CORPUS + PROGRAMS if _parses(path.read_text()) and partial_of(path.read_text())]
+    assert len(taken) >= len(CORPUS + PROGRAMS) // 3
+
+
+_HEAD = "import tensorflow as tf\n"
+LAYOUTS = {
+    "crlf": _HEAD.replace("\n", "\r\n") + "x = 1\r\ny = [1,\r\n     2]\r\nz = tf.contrib.layers.flatten(x)\r\n",
+    "lone cr": _HEAD + "x = 1\ry = 2\nz = tf.contrib.layers.flatten(x)\n",
+    "no trailing newline": _HEAD + "z = tf.contrib.layers.flatten(1)\nx = (1,\n     2)  # end",
+    "trailing comments": _HEAD + "x = 1  # one\ny = {'a':\n     2}  # two\nz = tf.contrib.layers.flatten(x)  # three\n",
+    "semicolons": _HEAD + "a = 1; b = 2\nc = 3; d = tf.contrib.layers.flatten(c)\ne = (4,\n 5); f = 6\n",
+    "comments a block owns": (_HEAD + "import tensorflow.contrib.slim as slim\n"
+                              "def f():\n    x = 1\n    # owned by the block\n\n    # this too\n"
+                              "# not this one\ny = tf.contrib.layers.flatten(2)\n"),
+    "tabs": _HEAD + "def f():\n\tx = 1\n\tif x:\n\t\ty = 2\n\treturn tf.contrib.layers.flatten(x)\n",
+    "backslash": _HEAD + "x = 1 + \\\n    2\nz = tf.contrib.layers.flatten(x)\n",
+    "form feed": _HEAD + "\x0cx = 1\n\x0c\nz = tf.contrib.layers.flatten(x)\n",
+    "decorators and nesting": (_HEAD + "@property\n@other(1,\n       2)\ndef f(a, b=3):\n    '''doc'''\n"
+                               "    class C:\n        u = 1\n        v = tf.contrib.layers.flatten(u)\n"
+                               "    for i in range(3):\n        pass\n    else:\n        w = 2\n    return C\n"),
+    "docstring before added imports": ('"""Module doc."""\nfrom __future__ import print_function\n'
+                                       "import tensorflow as tf\nx = 1\nhead = tf.contrib.tpu.TPUEstimator\n"),
+    "two-space indent": _HEAD + "def f():\n  a = 1\n  with tf.Session() as s:\n    b = 2\n  return a\n",
+    "unicode": _HEAD + "é = 'ü'\nz = tf.contrib.layers.flatten(é)  # ß\n",
+    "alias of a dead module": ("import tensorflow as tf\nlayers = tf.contrib.layers\nx = 1\n"
+                               "y = layers.flatten(x)\n"),
+    "an empty tuple statement on a kept line": _HEAD + "x = 1\ntf.contrib.layers.flatten(x); ()\n",
+    "a handler that re-raises": (_HEAD + "try:\n    b = tf.contrib.rnn.LayerNormBasicLSTMCell(4)\n"
+                                 "except AttributeError:\n    x = 1\n    raise RuntimeError('needs TF 1.x')\n"),
+    "try and match": (_HEAD + "try:\n    a = 1\nexcept ValueError as e:\n    b = 2\nfinally:\n    c = 3\n"
+                      "match a:\n    case 1:\n        d = tf.contrib.layers.flatten(a)\n    case _:\n        e = 5\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_layouts_that_could_break_the_splice(name):
+    text = LAYOUTS[name]
+    assert partial_of(text) is not None, "the partial path is not taken: nothing is tested"
+    partial, whole = both_ways(text, "module.py")
+    assert partial == whole
+    assert partial[0] != text or partial[1], "expected a rewrite or a finding"
+
+
+def test_a_placeholder_lost_falls_back_to_the_whole_parse():
+    """`Partial.code` refuses a module whose placeholders are not the ones made (the engine then
+    parses the whole file); it never writes a wrong splice."""
+    text = _HEAD + "x = 1\ny = 2\nz = tf.contrib.layers.flatten(x)\n"
+    partial = partial_of(text)
+    assert partial is not None and partial.code(partial.module) == text
+    fewer = partial.module.with_changes(body=[s for i, s in enumerate(partial.module.body) if i != 1])
+    assert partial.code(fewer) is None
+    more = partial.module.with_changes(body=[*partial.module.body, cst.parse_statement("()\n")])
+    assert partial.code(more) is None
+
+
+def test_unreachable_lines_are_not_parsed():
+    text = _HEAD + "def f(a):\n    b = [a, a]\n    return tf.contrib.layers.flatten(b)\nc = {1: 2}\n"
+    partial = partial_of(text)
+    assert partial is not None
+    assert partial.text == _HEAD + "def f(a):\n    ()\n    return tf.contrib.layers.flatten(b)\n()\n"
+
+
+@FAST
+@given(mixed_modules())
+def test_generated_modules_agree(source):
+    assume(_parses(source))
+    partial, whole = both_ways(source, "module.py")
+    assert partial == whole
