@@ -324,6 +324,9 @@ def test_a_package_finding_is_reported_once_per_file_counting_the_other_uses():
     assert len(slim) == 1 and slim[0].location.line == 2
     assert "first of 3 uses of the package in this file" in slim[0].message
     assert "tf_slim" in slim[0].hint
+    # and no second, generic finding on the package's other uses (google/dopamine atari_lib.py,
+    # heldout3: MIG302 at the first slim line, then MIG305 "`tf.contrib` does not exist" at the next)
+    assert [f.code for f in findings] == ["MIG302"]
 
 
 def test_an_unsupported_name_with_a_known_replacement_names_it_in_the_hint():
@@ -365,6 +368,14 @@ HELDOUT3_HINTS = [
     ("c = tf.contrib.cloud.BigtableClient(p, i)", "MIG301", "tensorflow_io's tfio.bigtable.BigtableClient("),
     ("h = tf.contrib.estimator.stop_if_no_increase_hook(est, 'f1', 500)", "MIG301", "stop early by hand"),
     ("e = tf.keras.estimator.model_to_estimator(m)", "MIG305", "estimator_bridge has no model_to_estimator"),
+    # NVIDIA/DeepLearningExamples
+    ("m = tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(2 ** 32, 1000)", "MIG301",
+     "tf.compat.v1.mixed_precision.DynamicLossScale("),
+    ("o = tf.contrib.mixed_precision.LossScaleOptimizer(opt, m)", "MIG301",
+     "tf.compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer("),
+    ("g = tf.contrib.graph_editor.graph_replace(t, {a: b})", "MIG301", "tf.compat.v1.import_graph_def("),
+    ("r = tf.contrib.image.rotate(x, 0.5)", "MIG301", "tfa.image.rotate("),
+    ("e = tf.contrib.estimator.add_metrics(est, f)", "MIG301", "wrap the model_fn"),
     # tensorflow/benchmarks tf_cnn_benchmarks (internals that moved)
     ("from tensorflow.python.framework import ops\nops.register_tensor_conversion_function(A, f)", "MIG305",
      "tf.register_tensor_conversion_function"),
