@@ -10,7 +10,8 @@ asks `existence` about it:
   function: the function fails whenever it runs; inside `try/except ImportError`: a MIG305
   warning, because the fallback now always runs);
 - any other missing name is MIG305 at its first use (later uses counted in the message), unless a
-  warning or error is already reported on that line (the table findings say more than "missing").
+  warning or error is already reported on that line (the table findings say more than "missing"),
+  or it belongs to a package reported once per file (TF-Slim's MIG302 counts all its uses).
 Findings are located in the ORIGINAL text: output lines are mapped back through a line diff.
 """
 
@@ -24,11 +25,17 @@ from dataclasses import dataclass
 from migrate.existence import Verdict, exists
 from migrate.findings import Finding, Location, Severity
 from migrate.forks import fork_findings
+from migrate.resolve import canonical
+from migrate.tables.contrib import UNSUPPORTED
 from migrate.tables.hints import hint_for
 
 ROOTS = ("tensorflow", "tensorflow_estimator", "estimator_bridge")
 _DEFINES_TPU_ESTIMATOR = re.compile(r"\bclass\s+TPUEstimator\b")
 TARGET = "TensorFlow 2.21"
+# Findings about a whole package, given once per file at its first use (codemods/findings_collector.py):
+# the package's other uses are named by it (google/dopamine atari_lib.py: 21 tf.contrib.slim uses got
+# a MIG302 and a second, generic MIG305 "`tf.contrib` does not exist" at the next line).
+_PACKAGES = {entry.code: key for key, entry in UNSUPPORTED.items() if entry.code in ("MIG302", "MIG303")}
 
 
 @dataclass(frozen=True)
@@ -288,6 +295,7 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     reads = _Reads(tree)
     # an info note on a line (MIG101: the file is read as TF2) says nothing about a name there
     where = {f.location.line for f in existing if f.location.cell is None and f.severity is not Severity.INFO}
+    packages = tuple(_PACKAGES[f.code] for f in existing if f.code in _PACKAGES)
     findings: list[Finding] = []
     first_use: dict[str, tuple[Reference, int, list[int]]] = {}  # missing name -> (first ref, its line, more lines)
     broken_bindings = {ref.bound for ref in refs if ref.is_import and ref.bound and ref.context != "guarded"
@@ -301,6 +309,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
             findings.append(_import_finding(ref, verdict, line, reads))
         elif ref.spelled.split(".")[0] in broken_bindings:
             continue  # its import line carries the error, listing this use
+        elif packages and _under(canonical(ref.name), packages):
+            continue  # the package's one finding counts this use
         elif line not in where:
             if verdict.missing in first_use:
                 first_use[verdict.missing][2].append(line)
@@ -318,6 +328,10 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
                                 hint_for(ref.name) or f"replace `{_display(verdict.missing)}` by its {TARGET} "
                                 "equivalent, or remove the code that needs it"))
     return sorted(findings)
+
+
+def _under(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
 
 
 def _import_finding(ref: Reference, verdict: Verdict, line: int, reads: _Reads) -> Finding:
