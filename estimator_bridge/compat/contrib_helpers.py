@@ -4,8 +4,8 @@ Each keeps the TF 1.15 contrib signature and arithmetic (same formulas, same op 
 variable names), so a script using them computes what it computed on TF 1.15:
 `batch_and_drop_remainder`, `padded_batch_and_drop_remainder` (tf.contrib.data),
 `xavier_initializer`, `variance_scaling_initializer`, `l1_regularizer`, `l2_regularizer`,
-`layer_norm` (tf.contrib.layers), `HParams` (tf.contrib.training) and `get_data_files`
-(tf.contrib.slim.parallel_reader).
+`layer_norm` (tf.contrib.layers), `HParams` (tf.contrib.training), `get_name_scope` and
+`filter_variables` (tf.contrib.framework) and `get_data_files` (tf.contrib.slim.parallel_reader).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import re
 
 import tensorflow as tf
 
@@ -348,6 +349,23 @@ def get_name_scope():
     `name_scope('scope2')`. (tf.get_current_name_scope answers the same in a graph, but in eager
     code the eager scope; TF 1.15's contrib asked the default graph always.)"""
     return tf1.get_default_graph().get_name_scope()
+
+
+def filter_variables(var_list, include_patterns=None, exclude_patterns=None, reg_search=True):
+    """tf.contrib.framework.filter_variables (TF 1.15: contrib/framework/python/ops/variables.py):
+    the variables of `var_list` whose name matches an include pattern (all when None) and no exclude
+    pattern, in list order; patterns are regular expressions tried with re.search, or re.match when
+    reg_search is False. Used by tensorflow/moonlight's glyph models to pick the variables to train."""
+    reg_exp_func = re.search if reg_search else re.match
+    if include_patterns is None:
+        included_variables = list(var_list)
+    else:
+        included_variables = [var for var in var_list
+                              if any(reg_exp_func(pattern, var.name) for pattern in include_patterns)]
+    if exclude_patterns is None:
+        return included_variables
+    return [var for var in included_variables
+            if not any(reg_exp_func(pattern, var.name) for pattern in exclude_patterns)]
 
 
 # ----------------------------------------------------------------------------- tf.contrib.slim

@@ -36,7 +36,7 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
     "compat.contrib_helpers.l2_regularizer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
-    "compat.contrib_helpers.get_data_files",
+    "compat.contrib_helpers.get_data_files", "compat.contrib_helpers.filter_variables",
     *(f"compat.contrib_lookup.{name}" for name in (
         "index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
         "index_to_string_table_from_tensor", "index_to_string", "string_to_index",

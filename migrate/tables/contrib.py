@@ -58,6 +58,7 @@ _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", 
 # migrated TF 2 strategies would turn False), eager.list_devices (gone).
 _SAME_OBJECT_IN_COMPAT_V1 = {
     "autograph.Feature": "autograph.experimental.Feature",
+    "compiler.xla.compile": "xla.experimental.compile",
     "autograph.do_not_convert": "autograph.experimental.do_not_convert",
     "autograph.set_loop_options": "autograph.experimental.set_loop_options",
     "batching.batch_function": "nondifferentiable_batch_function",
@@ -184,6 +185,14 @@ CONTRIB = {
         "tensorflow.compat.v1.nn.safe_embedding_lookup_sparse",
         signature=("embedding_weights", "sparse_ids", "sparse_weights", "combiner", "default_id", "name",
                    "partition_strategy", "max_norm"), positional=8),
+    # contrib.layers.softmax reshaped to [-1, last dimension], took nn.softmax and reshaped back: the
+    # softmax over the last axis (google/dopamine gym_lib.py/atari_lib.py, heldout3; oracle fixture
+    # contrib/layers_softmax). Its `scope` only named the ops.
+    "tensorflow.contrib.layers.softmax": Replacement(
+        "tensorflow.nn.softmax", unsupported_kwargs=("scope",), signature=("logits", "scope"), positional=1),
+    # TF 1.15's pure-Python regex filter over variable names (tensorflow/moonlight, heldout3).
+    "tensorflow.contrib.framework.filter_variables": Replacement(
+        "estimator_bridge.compat.contrib_helpers.filter_variables"),
     # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
     "tensorflow.contrib.layers.l1_regularizer": Replacement(
         "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),

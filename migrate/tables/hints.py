@@ -152,6 +152,26 @@ HINTS = {
     "tensorflow.contrib.estimator.stop_if_no_increase_hook": (
         "stop early by hand: after each estimator_bridge.Estimator.evaluate, stop training when the metric has "
         "not increased for max_steps_without_increase steps (estimator_bridge has no early-stopping hook)"),
+    # NVIDIA/DeepLearningExamples (heldout3)
+    "tensorflow.contrib.mixed_precision.LossScaleOptimizer": (
+        "tf.compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer(opt, loss_scale) with loss_scale a "
+        "tf.compat.v1.mixed_precision.FixedLossScale(s) or DynamicLossScale(initial_loss_scale, increment_period, "
+        "multiplier)"),
+    "tensorflow.contrib.mixed_precision.FixedLossScaleManager": "tf.compat.v1.mixed_precision.FixedLossScale(loss_scale)",
+    "tensorflow.contrib.mixed_precision.ExponentialUpdateLossScaleManager": (
+        "tf.compat.v1.mixed_precision.DynamicLossScale(initial_loss_scale=init_loss_scale, "
+        "increment_period=incr_every_n_steps, multiplier=incr_ratio) (not the same schedule: it divides by the "
+        "multiplier at the first non-finite step; contrib multiplied by decr_ratio (0.8) after "
+        "decr_every_n_nan_or_inf (2) of them)"),
+    "tensorflow.contrib.graph_editor": (
+        "nothing in TF 2: build the graph with the replacement tensors directly, or rewire a GraphDef with "
+        "tf.compat.v1.import_graph_def(graph_def, input_map={name: tensor})"),
+    "tensorflow.contrib.image.rotate": (
+        "tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), "
+        "or tf.keras.layers.RandomRotation for augmentation"),
+    "tensorflow.contrib.estimator.add_metrics": (
+        "wrap the model_fn: call it, then return its EstimatorSpec with eval_metric_ops updated by "
+        "metric_fn(labels, predictions) (what add_metrics did; estimator_bridge has no add_metrics)"),
     "keras.estimator.model_to_estimator": (
         "estimator_bridge has no model_to_estimator: train the Keras model with model.fit (on TPU inside "
         "tf.distribute.TPUStrategy.scope()), or call it in an estimator_bridge model_fn that returns an "

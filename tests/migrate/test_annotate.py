@@ -54,8 +54,9 @@ def test_annotating_the_output_again_adds_nothing():
 def test_the_marker_sits_above_the_statement_at_its_indentation():
     lines = output(annotated(WITH_FINDINGS.encode())).decode().splitlines()
     assert lines[3] == "    # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and " \
-                       "has no equivalent that migrate knows (hint: see the TF 2 migration guide for the " \
-                       "replacement, or keep this file on TensorFlow 1.15)"
+                       "has no equivalent that migrate knows (hint: tfa.image.rotate(images, angles, " \
+                       "interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), or " \
+                       "tf.keras.layers.RandomRotation for augmentation)"
     assert lines[4] == "    return tf.contrib.image.rotate(a=1)"
 
 
@@ -198,8 +199,8 @@ def test_notebook_cells_get_markers_with_outputs_and_other_cells_untouched(tmp_p
     assert "".join(after["cells"][3]["source"]) == (
         "if True:\n    !echo tpu\n"
         "    # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no "
-        "equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this "
-        "file on TensorFlow 1.15)\n"
+        "equivalent that migrate knows (hint: tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, "
+        "TF <= 2.15; TF 1.15's contrib code), or tf.keras.layers.RandomRotation for augmentation)\n"
         "    hp = tf.contrib.image.rotate(a=1)\nopt = tf.compat.v1.train.AdamOptimizer(0.1)")
     assert after["cells"][3]["outputs"] == before["cells"][3]["outputs"]
     assert after["cells"][:3] == before["cells"][:3]

@@ -34,6 +34,11 @@ Fixture contrib/safe_embedding_lookup (heldout3: cloudml-samples movielens' rate
 tf.contrib.layers.safe_embedding_lookup_sparse -> tf.compat.v1.nn's (the same code) under each
 combiner, with invalid ids, non-positive weights, empty rows, default_id, a rank-3 id tensor and a
 partitioned table with max_norm: within rtol 1e-6 of TF 1.15 (measured: equal).
+
+Fixture contrib/softmax_xla_filter (heldout3: google/dopamine's tf.contrib.layers.softmax ->
+tf.nn.softmax on 2-D and 3-D logits, tf.contrib.compiler.xla.compile -> tf.compat.v1.xla.experimental.compile
+(the same object in TF 1.15), tensorflow/moonlight's filter_variables -> the bridge's port): probabilities
+and the compiled product within rtol 1e-6, the filtered variable names and the static shape equal.
 """
 
 import pytest
@@ -48,7 +53,7 @@ RTOL = 1e-6
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
-                                  "contrib_reexports", "safe_embedding_lookup"])
+                                  "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
@@ -59,7 +64,7 @@ def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     assert sorted(ours) == sorted(expected)
     for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size",
                 "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices", "nodes", "shards",
-                "staged", "written"):
+                "staged", "written", "chosen", "matched", "deep_shape"):
         assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, what=key)

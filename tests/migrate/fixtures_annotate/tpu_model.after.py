@@ -20,7 +20,7 @@ def crf_loss(logits, tags, lengths):
 
 
 def tower(images, is_training):
-  # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), or tf.keras.layers.RandomRotation for augmentation)
   if is_training: images = tf.contrib.image.rotate(images, 0.1)
   # estimator-migrate: MIG302 `tf.contrib.slim.arg_scope` (TF-Slim) is not part of TensorFlow 2 (first of 3 uses of the package in this file) (hint: pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code: on TF 2.21 arg_scope, conv2d, separable_conv2d, fully_connected, dropout and pooling build TF1's variables in graphs, but slim.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras layers)
   with slim.arg_scope([slim.conv2d], padding="SAME"):
