@@ -33,3 +33,30 @@ def test_other_schedulers_are_left():
         cb = LearningRateScheduler(lr_fn)
         opt = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 100, 0.9)
         """)
+
+
+def test_the_learning_rate_read_from_a_history_takes_keras_3s_key():
+    """LearningRateScheduler / ReduceLROnPlateau logged `lr` (Keras 1.15-2.15), Keras 3 logs
+    `learning_rate`: `history.history['lr']` raised KeyError. Other dicts' 'lr' keys are left, and
+    nothing is renamed in a file without those callbacks."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        cb = tf.keras.callbacks.ReduceLROnPlateau(monitor='loss')
+        print(history.history['lr'], history.history["loss"])
+        has_lr = 'lr' in self.history.history
+        d = {}; d['lr'] = 1
+        """, """
+        import tensorflow as tf
+
+        cb = tf.keras.callbacks.ReduceLROnPlateau(monitor='loss')
+        print(history.history['learning_rate'], history.history["loss"])
+        has_lr = 'learning_rate' in self.history.history
+        d = {}; d['lr'] = 1
+        """)
+    assert_unchanged(NAME, """
+        import tensorflow as tf
+
+        cb = tf.keras.callbacks.EarlyStopping(monitor='loss')
+        print(history.history['lr'])
+        """)

@@ -5,7 +5,7 @@ keras_104_flowers_gputputpupod_tf2.2.ipynb (7f86953, 2020-05): `@tf.function def
 a ramp-up and an exponential decay, given to `tf.keras.callbacks.LearningRateScheduler(lr_fn)`, and
 the xception notebook's `LearningRateScheduler(lambda epoch: lrfn(epoch), verbose=True)`. Runs on
 TF 2.15 (Keras 2) and, migrated, on Keras 3. Prints one JSON line: the learning rate each epoch
-started with, the losses, the final weights.
+started with, the rates the callback logged (`history.history['lr']`), the losses, the final weights.
 """
 
 import json
@@ -53,5 +53,6 @@ for name, callback in (("tf_function", tf.keras.callbacks.LearningRateScheduler(
     rates = Rates()
     history = model.fit(x, y, batch_size=8, epochs=5, verbose=0, shuffle=False, callbacks=[callback, rates])
     results[name] = {"rates": rates.rates, "loss": [float(v) for v in history.history['loss']],
+                     "logged_rates": [float(v) for v in history.history['lr']],
                      "weights": [w.tolist() for w in model.get_weights()]}
 print(json.dumps(results))
