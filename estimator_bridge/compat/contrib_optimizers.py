@@ -4,10 +4,12 @@
   tensorflow_estimator/contrib/estimator/python/estimator/extenders.py): a `tf.compat.v1.train.Optimizer`
   that clips the gradients by their global norm before the wrapped optimizer applies them, named
   'ClipByNorm' + the wrapped optimizer's name;
+- `NadamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/nadam_optimizer.py): Adam
+  with Nesterov momentum (tensorflow/tpu unet3d's default optimizer);
 - `LazyAdamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/lazy_adam_optimizer.py):
   Adam whose sparse updates touch only the moment rows of the indices in the batch.
 
-Both are TF 1.15's code line for line (same ops in the same order, same slot names), on
+All are TF 1.15's code line for line (same ops in the same order, same slot names), on
 `tf.compat.v1.train`, so a TF1 model_fn using them trains as it did on TF 1.15
 (tests/estimator_bridge/test_compat_contrib_optimizers.py holds them to TF 1.15).
 """
@@ -106,3 +108,50 @@ class LazyAdamOptimizer(tf1.train.AdamOptimizer):
         var_slice = lr * m_t_slice / (tf.sqrt(v_t_slice) + epsilon_t)
         var_update_op = resource_variable_ops.resource_scatter_sub(var.handle, indices, var_slice)
         return tf.group(var_update_op, m_update_op, v_update_op)
+
+
+class NadamOptimizer(tf1.train.AdamOptimizer):
+    """tf.contrib.opt.NadamOptimizer (TF 1.15: contrib/opt/python/training/nadam_optimizer.py):
+    Adam with Nesterov momentum (Dozat, 2015). Dense updates are the fused ApplyAdam kernel with
+    `use_nesterov=True`; sparse updates use m_bar = (1 - beta1) g + beta1 m_t. Same constructor,
+    slots (m, v) and beta power accumulators as `tf.compat.v1.train.AdamOptimizer`."""
+
+    def _cast_hyper(self, dtype):
+        beta1_power, beta2_power = self._get_beta_accumulators()
+        return [tf.cast(value, dtype) for value in (beta1_power, beta2_power, self._lr_t,
+                                                    self._beta1_t, self._beta2_t, self._epsilon_t)]
+
+    def _apply_dense(self, grad, var):
+        from tensorflow.python.ops import gen_training_ops  # noqa: PLC0415 (TF 1.15's fused kernel)
+
+        return gen_training_ops.apply_adam(
+            var, self.get_slot(var, "m"), self.get_slot(var, "v"),
+            *self._cast_hyper(var.dtype.base_dtype), grad, use_locking=self._use_locking,
+            use_nesterov=True).op
+
+    def _resource_apply_dense(self, grad, var):
+        from tensorflow.python.ops import gen_training_ops  # noqa: PLC0415 (TF 1.15's fused kernel)
+
+        return gen_training_ops.resource_apply_adam(
+            var.handle, self.get_slot(var, "m").handle, self.get_slot(var, "v").handle,
+            *self._cast_hyper(grad.dtype.base_dtype), grad, use_locking=self._use_locking,
+            use_nesterov=True)
+
+    def _apply_sparse_shared(self, grad, var, indices, scatter_add):
+        beta1_power, beta2_power, lr_t, beta1_t, beta2_t, epsilon_t = self._cast_hyper(
+            var.dtype.base_dtype)
+        lr = (lr_t * tf.sqrt(1 - beta2_power) / (1 - beta1_power))
+        m = self.get_slot(var, "m")
+        m_scaled_g_values = grad * (1 - beta1_t)
+        m_t = tf1.assign(m, m * beta1_t, use_locking=self._use_locking)
+        with tf.control_dependencies([m_t]):
+            m_t = scatter_add(m, indices, m_scaled_g_values)
+            m_bar = m_scaled_g_values + beta1_t * tf.gather(m_t, indices)
+        v = self.get_slot(var, "v")
+        v_scaled_g_values = (grad * grad) * (1 - beta2_t)
+        v_t = tf1.assign(v, v * beta2_t, use_locking=self._use_locking)
+        with tf.control_dependencies([v_t]):
+            v_t = scatter_add(v, indices, v_scaled_g_values)
+        v_sqrt = tf.sqrt(tf.gather(v_t, indices))
+        var_update = scatter_add(var, indices, -lr * m_bar / (v_sqrt + epsilon_t))
+        return tf.group(*[var_update, m_bar, v_t])

@@ -25,11 +25,12 @@ and constraints also by name or config dict (`activation="relu"`, `kernel_initia
 and the object forms have TF 1.15's constructor signatures.
 
 Provided: `dense`, `conv1d`, `conv2d`, `conv3d`, `separable_conv2d`, `conv2d_transpose`,
+`conv3d_transpose`,
 `max_pooling1d/2d/3d`, `average_pooling1d/2d/3d`, `dropout`, `flatten`, `batch_normalization`,
 `layer_norm` (TF 1.15's `tf.contrib.layers.layer_norm`, the target `estimator-migrate` rewrites it
 to), and their object forms (`Dense`, `Conv2D`, `BatchNormalization`, ...: one object shares its variables
 across calls). Not provided: batch-norm `renorm`, `virtual_batch_size` and `adjustment` (explicit
-NotImplementedError), `separable_conv1d`, `conv3d_transpose`. `Layer` and `InputSpec`: TF 1.15's
+NotImplementedError), `separable_conv1d`. `Layer` and `InputSpec`: TF 1.15's
 base for user-defined layers (`custom`: build/call/add_weight in the layer's variable scope).
 
 Modules: `base` (scopes, weights, argument checks), `core` (dense, dropout, flatten, layer_norm),
@@ -38,7 +39,7 @@ Modules: `base` (scopes, weights, argument checks), `core` (dense, dropout, flat
 """
 
 from estimator_bridge.layers.convolution import (conv1d, conv2d, conv2d_transpose, conv3d,
-                                                 separable_conv2d)
+                                                 conv3d_transpose, separable_conv2d)
 from estimator_bridge.layers.core import dense, dropout, flatten, layer_norm
 from estimator_bridge.layers.custom import InputSpec, Layer
 from estimator_bridge.layers.normalization import batch_normalization
@@ -72,6 +73,7 @@ __all__ = [
     "average_pooling2d",
     "average_pooling3d",
     "conv3d",
+    "conv3d_transpose",
     "max_pooling3d",
     "separable_conv2d",
     "batch_normalization",

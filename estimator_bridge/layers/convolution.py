@@ -205,3 +205,59 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
         outputs = activate(outputs, activation)
         add_activity_regularization(outputs, activity_regularizer)
     return outputs
+
+
+@keras_arguments
+def conv3d_transpose(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                     data_format="channels_last", activation=None, use_bias=True,
+                     kernel_initializer=None, bias_initializer=tf1.zeros_initializer(),
+                     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                     kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
+                     reuse=None):
+    """`tf.layers.conv3d_transpose`: kernel `(d, h, w, filters, in_channels)` as in TF1.
+
+    TF 1.15's Keras-1 `Conv3DTranspose.call`: `nn.conv3d_transpose` to the stacked dynamic
+    output shape in the layer's own data format, the static shape set from the input's, then
+    `bias_add` (TF 1.15 passed the 4-D format name, NCHW/NHWC, for these 5-D outputs).
+    """
+    inputs = as_input_tensor(inputs, "conv3d_transpose")
+    kernel_size = normalize_tuple(kernel_size, 3, "kernel_size")
+    strides = normalize_tuple(strides, 3, "strides")
+    padding = normalize_padding(padding)
+    data_format = normalize_data_format(data_format)
+    with layer_scope(name, "conv3d_transpose", reuse) as scope:
+        if inputs.shape.rank != 5:
+            raise ValueError(
+                f"Inputs should have rank 5, received input shape: {inputs.shape} ({scope.name})")
+        channels_first = data_format == "channels_first"
+        input_dim = _input_channels(inputs, data_format, scope.name)
+        dtype = weights_dtype(inputs, "conv3d_transpose")
+        kernel = get_weight("kernel", list(kernel_size) + [filters, input_dim], dtype,
+                             kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
+        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
+                     bias_constraint)
+        dynamic_shape = tf.shape(inputs)
+        axes = (2, 3, 4) if channels_first else (1, 2, 3)
+        lengths = [_deconv_output_length(dynamic_shape[axis], size, padding, stride)
+                   for axis, size, stride in zip(axes, kernel_size, strides)]
+        if channels_first:
+            output_shape = [dynamic_shape[0], filters] + lengths
+            step = (1, 1) + strides
+        else:
+            output_shape = [dynamic_shape[0]] + lengths + [filters]
+            step = (1,) + strides + (1,)
+        outputs = tf1.nn.conv3d_transpose(inputs, kernel, tf.stack(output_shape), step,
+                                          padding=padding.upper(),
+                                          data_format=tf_data_format(data_format, 3))
+        static = inputs.shape.as_list()
+        spatial = [None if static[axis] is None
+                   else _deconv_output_length(static[axis], size, padding, stride)
+                   for axis, size, stride in zip(axes, kernel_size, strides)]
+        outputs.set_shape([static[0], filters] + spatial if channels_first
+                          else [static[0]] + spatial + [filters])
+        if bias is not None:
+            outputs = tf.nn.bias_add(outputs, bias,
+                                     data_format="NCHW" if channels_first else "NHWC")
+        outputs = activate(outputs, activation)
+        add_activity_regularization(outputs, activity_regularizer)
+    return outputs

@@ -4,6 +4,7 @@ One table for every codemod that writes `estimator_bridge.X`; tests/migrate/test
 each name with `hasattr` against the installed bridge (and lists the ones not shipped yet).
 """
 
+from migrate.tables.contrib import CONTRIB_LAYERS
 from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
@@ -50,6 +51,9 @@ BRIDGE_API = frozenset({
         "StopAfterNEvalsHook", "evaluate_once")),
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
+    "compat.contrib_optimizers.NadamOptimizer",
+    # tf.contrib.layers' layer functions (TF 1.15's code on the bridge's TF1 layers, oracle-tested)
+    *(f"compat.contrib_layers.{name}" for name in CONTRIB_LAYERS),
     # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)
     *(f"compat.contrib_arg_scope.{name}" for name in (
         "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",

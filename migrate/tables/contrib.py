@@ -32,6 +32,12 @@ DATASET_METHODS = {
 _ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
               "arg_scope_func_key")
 
+# tf.contrib.layers' layer functions ported in estimator_bridge/compat/contrib_layers.py.
+CONTRIB_LAYERS = ("convolution", "convolution1d", "convolution2d", "convolution3d", "conv1d", "conv2d", "conv3d",
+                   "convolution2d_transpose", "convolution3d_transpose", "conv2d_transpose", "conv3d_transpose",
+                   "fully_connected", "linear", "relu", "relu6", "elu", "instance_norm", "max_pool2d",
+                   "max_pool3d", "avg_pool2d", "avg_pool3d", "dropout")
+
 # tf.contrib.training's create_train_op and gradient helpers (estimator_bridge/compat/contrib_training.py).
 _TRAIN_OP = ("create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
              "multiply_gradients")
@@ -228,6 +234,12 @@ CONTRIB = {
     "tensorflow.contrib.layers.flatten": Replacement("estimator_bridge.layers.flatten"),
     # contrib's layer_norm, bit-identical on current TF with its TF1 variable names (LayerNorm/beta, /gamma).
     "tensorflow.contrib.layers.layer_norm": Replacement("estimator_bridge.layers.layer_norm"),
+    # contrib.layers' layer functions: TF 1.15's code on the bridge's TF1 layers, with contrib's
+    # scopes and variable names (Conv/weights, InstanceNorm/beta, ...), defaults (relu, xavier)
+    # and normalizer_fn/arg_scope support (estimator_bridge/compat/contrib_layers.py; tensorflow/tpu
+    # unet3d's conv3d/conv3d_transpose/max_pool3d/instance_norm; oracle fixture contrib/contrib_layers).
+    **{f"tensorflow.contrib.layers.{name}": Replacement(f"estimator_bridge.compat.contrib_layers.{name}")
+       for name in CONTRIB_LAYERS},
     "tensorflow.contrib.framework.nest": Replacement("tensorflow.nest"),
     # TF 2 renamed nest's is_sequence to is_nested (the same C++ check: lists, tuples, dicts,
     # namedtuples, attrs; not strings, sets or tensors; measured on TF 1.15 and 2.21).
@@ -274,6 +286,7 @@ CONTRIB = {
     "tensorflow.contrib.estimator.clip_gradients_by_norm": Replacement(
         "estimator_bridge.compat.contrib_optimizers.clip_gradients_by_norm"),
     "tensorflow.contrib.opt.LazyAdamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LazyAdamOptimizer"),
+    "tensorflow.contrib.opt.NadamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.NadamOptimizer"),
     **{f"tensorflow.contrib.{name}": Replacement(f"tensorflow.compat.v1.{target}")
        for name, target in _SAME_OBJECT_IN_COMPAT_V1.items()},
 }
