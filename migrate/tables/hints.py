@@ -8,6 +8,7 @@ instead, or what the program loses when there is nothing to write; it never says
 from __future__ import annotations
 
 from migrate.resolve import canonical, longest_prefix
+from migrate.tables.contrib import UNSUPPORTED as _CONTRIB_UNSUPPORTED
 
 _RNN = ("tf.keras.layers.LSTMCell / GRUCell / SimpleRNNCell in tf.keras.layers.RNN (other variable names: "
         "old checkpoints need a name map), or install tf_keras and set TF_USE_LEGACY_KERAS=1 to keep TF1 cells")
@@ -172,6 +173,24 @@ HINTS = {
     "tensorflow.contrib.estimator.add_metrics": (
         "wrap the model_fn: call it, then return its EstimatorSpec with eval_metric_ops updated by "
         "metric_fn(labels, predictions) (what add_metrics did; estimator_bridge has no add_metrics)"),
+    "tensorflow.estimator.add_metrics": (
+        "wrap the model_fn: call it, then return its EstimatorSpec with eval_metric_ops updated by "
+        "metric_fn(labels, predictions) (what add_metrics did; estimator_bridge has no add_metrics)"),
+    # canned estimators (NVIDIA WideAndDeep, tensorflow/moonlight, tensorflow/hub's Kaggle colab: heldout3)
+    **{f"tensorflow.estimator.{name}": (
+        "no canned estimators in estimator_bridge: write the model_fn (estimator_bridge.layers.dense, or "
+        "tf.compat.v1.feature_column.input_layer for the feature columns) returning estimator_bridge.EstimatorSpec, "
+        "or build the same network as a Keras model and train it with model.fit; or pin TensorFlow <= 2.15 for it")
+       for name in ("BaselineClassifier", "BaselineRegressor", "BaselineEstimator", "BoostedTreesClassifier",
+                    "BoostedTreesRegressor", "DNNClassifier", "DNNRegressor", "DNNEstimator", "LinearClassifier",
+                    "LinearRegressor", "LinearEstimator", "DNNLinearCombinedClassifier",
+                    "DNNLinearCombinedRegressor", "DNNLinearCombinedEstimator")},
+    "tensorflow.estimator.python.estimator.canned.prediction_keys.PredictionKeys": (
+        "the string it held: CLASSES 'classes', CLASS_IDS 'class_ids', ALL_CLASSES 'all_classes', ALL_CLASS_IDS "
+        "'all_class_ids', LOGISTIC 'logistic', LOGITS 'logits', PREDICTIONS 'predictions', PROBABILITIES "
+        "'probabilities', TOP_K 'top_k'"),
+    # (the MIG302 hint, also on an import line of slim: `from tensorflow.contrib import slim`, tf_cnn_benchmarks)
+    "tensorflow.contrib.slim": _CONTRIB_UNSUPPORTED["tensorflow.contrib.slim"].hint,
     "keras.estimator.model_to_estimator": (
         "estimator_bridge has no model_to_estimator: train the Keras model with model.fit (on TPU inside "
         "tf.distribute.TPUStrategy.scope()), or call it in an estimator_bridge model_fn that returns an "

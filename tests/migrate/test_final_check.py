@@ -368,6 +368,12 @@ HELDOUT3_HINTS = [
     ("c = tf.contrib.cloud.BigtableClient(p, i)", "MIG301", "tensorflow_io's tfio.bigtable.BigtableClient("),
     ("h = tf.contrib.estimator.stop_if_no_increase_hook(est, 'f1', 500)", "MIG301", "stop early by hand"),
     ("e = tf.keras.estimator.model_to_estimator(m)", "MIG305", "estimator_bridge has no model_to_estimator"),
+    # NVIDIA WideAndDeep, tensorflow/moonlight, tensorflow/benchmarks
+    ("m = tf.estimator.add_metrics(est, f)", "MIG304", "wrap the model_fn"),
+    ("e = tf.estimator.DNNLinearCombinedClassifier(config=c)", "MIG304", "no canned estimators in estimator_bridge"),
+    ("from tensorflow_estimator.python.estimator.canned import prediction_keys\n"
+     "k = prediction_keys.PredictionKeys.CLASS_IDS", "MIG304", "'class_ids'"),
+    ("from tensorflow.contrib import slim\nx = slim.conv2d(x, 8, 3)", "MIG306", "pip install tf_slim tf-keras and import tf_slim as slim"),
     # NVIDIA/DeepLearningExamples
     ("m = tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(2 ** 32, 1000)", "MIG301",
      "tf.compat.v1.mixed_precision.DynamicLossScale("),

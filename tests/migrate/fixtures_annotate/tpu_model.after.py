@@ -1,7 +1,7 @@
 """A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent, slim)."""
 
 import tensorflow as tf
-# estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: rewrite or delete this import; `slim` is still used on 2 lines of this file)
+# estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code: on TF 2.21 arg_scope, conv2d, separable_conv2d, fully_connected, dropout and pooling build TF1's variables in graphs, but slim.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras layers; `slim` is still used on 2 lines of this file)
 from tensorflow.contrib import slim
 import estimator_bridge.compat.contrib_helpers
 
