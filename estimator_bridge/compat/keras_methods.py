@@ -210,3 +210,28 @@ def legacy_lr_schedule(schedule):
         return functools.wraps(schedule)(call)
     except (AttributeError, TypeError):   # callables without __name__/__dict__
         return call
+
+
+def metrics_names(model):
+    """Keras 2's `model.metrics_names`: one name per number `evaluate` / `train_on_batch` return.
+
+    Keras 2 (TF 1.x-2.15) listed 'loss' and every compiled metric (['loss', 'acc', 'mae']), in
+    the order of evaluate's list, so `dict(zip(model.metrics_names, model.evaluate(...)))` and
+    `scores[model.metrics_names.index('acc')]` were everyday code. Keras 3 lists its metric
+    *objects*: ['loss', 'compile_metrics'] while evaluate still returns 3 numbers, so the zip
+    silently paired 'compile_metrics' with the first metric and dropped the rest (and .index('acc')
+    raised ValueError). This gives the names in the order Keras 3 flattens evaluate's logs
+    (Trainer._flatten_metrics_in_order: each metric's name, a CompileMetrics expanded into its
+    metrics). Anything without Keras 3 metric objects: its own `metrics_names`.
+    """
+    metrics = getattr(model, "metrics", None)
+    if metrics is None:
+        return model.metrics_names
+    names = []
+    for metric in metrics:
+        inner = getattr(metric, "metrics", None) if type(metric).__name__ == "CompileMetrics" else None
+        if inner is not None:
+            names += [m.name for m in inner]
+        else:
+            names.append(metric.name)
+    return names
