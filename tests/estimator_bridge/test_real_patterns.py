@@ -26,6 +26,16 @@ pytestmark = pytest.mark.oracle
 
 PATTERNS = REPO_ROOT / "tests" / "estimator_bridge" / "real_patterns"
 RTOL = 1e-6
+# batch_norm_subclass.py and custom_tf_layers.py normalise with tf.rsqrt (batch norm's and the
+# Transformer layer norm's), and TF 2.21's rsqrt kernel is not TF 1.15's: on 100,000 float32
+# inputs in [1e-3, 10] their results differ (each up to 3 ulp from the exact value, off on 32% and
+# 37% of inputs respectively; measured 2026-11-27 on this session's AVX-512/AMX CPU). Three Adam
+# steps pass that rounding into the weights: measured on this CPU, runner and migrated against
+# TF 1.15, up to 1.08e-6 (batch norm: tpu_batch_normalization/beta, conv2d/kernel 1.01e-6) and
+# 2.33e-6 (layer norm: encoder/layer_normalization/layer_norm_bias, attention q kernel 1.64e-6);
+# current TF's own batch-norm result moves by 1.12e-6 between a 1-CPU and a 2-CPU run (TF 1.15's
+# by 0). The same tests passed at 1e-6 on the previous sessions' CPU. Held to 5e-6 there only.
+RTOL_RSQRT_TRAINED = 5e-6
 # layers_by_name.py: conv2d/bias (~8e-3) and batch_normalization/beta (0 at the start, ~7.7e-4
 # after 4 Momentum steps) are moved by gradients that sum over every position of the batch and
 # largely cancel, so float32 summation order shows more than elsewhere. Measured on both current
@@ -41,16 +51,16 @@ RTOL_OF = {"conv2d/bias": 3e-6, "batch_normalization/beta": 3e-6,
            "bn1/beta": 1e-5, "bn1/moving_mean": 1e-5, "conv1/weights": 1e-5, "conv2/weights": 1e-5}
 
 
-def assert_same_numbers(actual: dict, expected: dict, where: str):
+def assert_same_numbers(actual: dict, expected: dict, where: str, rtol: float = RTOL):
     assert sorted(actual) == sorted(expected), where
     for key, value in expected.items():
         if isinstance(value, dict):
-            assert_same_numbers(actual[key], value, f"{where}: {key}")
+            assert_same_numbers(actual[key], value, f"{where}: {key}", rtol)
         elif isinstance(value, (str, bool)) or value is None or (
                 isinstance(value, list) and all(isinstance(v, str) for v in value)):
             assert actual[key] == value, f"{where}: {key}"
         else:
-            assert_close(actual[key], value, rtol=RTOL_OF.get(key, RTOL), what=f"{where}: {key}")
+            assert_close(actual[key], value, rtol=RTOL_OF.get(key, rtol), what=f"{where}: {key}")
 
 
 def three_sides(program, args, tmp_path, sides=("oracle", "runner", "migrated")):
@@ -282,7 +292,7 @@ def test_batch_norm_subclass_overriding_moments_trains_as_in_tf115(tmp_path):
     assert {"tpu_batch_normalization/gamma", "tpu_batch_normalization_1/gamma",
             "dense_bn/gamma"} <= set(oracle["variables"])
     for side in ("runner", "migrated"):
-        assert_same_numbers(results[side].result, oracle, side)
+        assert_same_numbers(results[side].result, oracle, side, rtol=RTOL_RSQRT_TRAINED)
 
 
 # ---- user-defined tf.layers.Layer subclasses ------------------------------------------------
@@ -305,7 +315,7 @@ def test_user_defined_tf_layers_train_as_in_tf115(tmp_path):
     for side in ("runner", "migrated"):
         result = results[side].result
         del result["reported"]["attention_name"], oracle["reported"]["attention_name"]
-        assert_same_numbers(result, oracle, side)
+        assert_same_numbers(result, oracle, side, rtol=RTOL_RSQRT_TRAINED)
         oracle["reported"]["attention_name"] = "compared no further"
 
 
