@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from migrate.tables.aliases import CANONICAL_PREFIXES as CODEMOD_ALIASES
 from migrate.tables.contrib import CONTRIB as CODEMOD_CONTRIB
 from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
@@ -494,6 +495,17 @@ CODEMOD_HELPERS = {
     if isinstance(entry, Replacement) and entry.target.startswith(_BRIDGE_COMPAT)
     and not (entry.rename_kwargs or entry.unsupported_kwargs or entry.default_args)
 }
+# ... and under every contrib module path the codemod reads as the same module (migrate/tables/
+# aliases.py: `from tensorflow.contrib.tpu.python.tpu import tpu_function` is tf.contrib.tpu's
+# get_tpu_context; tensorflow/kfac ops/utils.py, heldout3)
+_CONTRIB_ALIASES = {alias: canonical for alias, canonical in CODEMOD_ALIASES.items()
+                    if alias.startswith("tensorflow.contrib.")}
+CODEMOD_HELPERS.update({
+    alias + legacy[len(canonical):]: target
+    for alias, canonical in _CONTRIB_ALIASES.items()
+    for legacy, target in list(CODEMOD_HELPERS.items())
+    if legacy.startswith(canonical + ".") and not any(legacy.startswith(a + ".") for a in _CONTRIB_ALIASES)
+})
 # their module paths, so `from tensorflow.contrib.framework.python.ops.arg_scope import add_arg_scope`
 # imports the module TF 1.15 had there even where an attribute of the same name is a function
 CODEMOD_HELPER_MODULES = frozenset(legacy.rpartition(".")[0] for legacy in CODEMOD_HELPERS)
