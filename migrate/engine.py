@@ -26,6 +26,7 @@ from migrate.final_check import check as check_names
 from migrate.findings import FileResult, Finding, Location
 from migrate.names import ImportSurvey, import_survey
 from migrate.prefilter import nothing_to_do
+from migrate.tables.tf2_calls import TF2_ONLY_CALLS
 from migrate.tables.tf2_markers import TF2_ONLY
 
 # One fused pass reaches the fixed point by construction (every target is spelled so that no
@@ -141,6 +142,35 @@ def tf2_marker(text: str, tree: ast.Module | None | object = _UNPARSED) -> tuple
                 if not any(first <= line <= last for first, last in gated):
                     return "tf." + ".".join(parts[:end]), line
                 break
+    if any(f"{name}(" in text for name in TF2_ONLY_CALLS):
+        return _tf2_call(python_tree(text) if tree is _UNPARSED else tree, aliases)
+    return None
+
+
+def _tf2_call(tree: ast.Module | None, aliases: set[str]) -> tuple[str, int] | None:
+    """(`tf.name(...)`, line) of the first call with an argument shape only TF 2.x accepts
+    (tables/tf2_calls.py), outside a version gate, else None."""
+    if tree is None:
+        return None
+    gated = _version_gated_lines(tree)
+    for node in ast.walk(tree):
+        if type(node) is not ast.Call:
+            continue
+        dotted, value = [], node.func
+        while type(value) is ast.Attribute:
+            dotted.append(value.attr)
+            value = value.value
+        if type(value) is not ast.Name or value.id not in aliases:
+            continue
+        name = ".".join(reversed(dotted))
+        name = name[len("compat.v2."):] if name.startswith("compat.v2.") else name
+        shape = TF2_ONLY_CALLS.get(name)
+        if shape is None or len(node.args) + len(node.keywords) > shape.max_arguments \
+                or any(k.arg is None or k.arg in shape.tf1_keywords for k in node.keywords) \
+                or any(type(a) is ast.Starred for a in node.args):
+            continue
+        if not any(first <= node.lineno <= last for first, last in gated):
+            return f"tf.{name}(...) with TF 2.x's arguments", node.lineno
     return None
 
 

@@ -325,13 +325,25 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
         also = f" (and {len(more)} more use{'s' if len(more) > 1 else ''} in this file)" if more else ""
         findings.append(Finding(Location(line, ref.column), "MIG305",
                                 f"{_what(ref, verdict)}; this line raises AttributeError when it runs{also}",
-                                hint_for(ref.name) or f"replace `{_display(verdict.missing)}` by its {TARGET} "
+                                hint_for(ref.name) or _compat_v1_hint(verdict.missing) or
+                                f"replace `{_display(verdict.missing)}` by its {TARGET} "
                                 "equivalent, or remove the code that needs it"))
     return sorted(findings)
 
 
 def _under(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _compat_v1_hint(missing: str) -> str | None:
+    """`tf.compat.v1.X` when TF 2 still has the TF 1.x name there (a file read as TF 2 code keeps
+    its plain TF 1 names: tf.placeholder in a notebook that also uses tf.data.AUTOTUNE)."""
+    if not missing.startswith("tensorflow.") or missing.startswith(("tensorflow.compat.", "tensorflow.python.")):
+        return None
+    compat = "tensorflow.compat.v1." + missing[len("tensorflow."):]
+    if not exists(compat).exists:
+        return None
+    return f"use `{_display(compat)}`: TensorFlow 2 keeps the TF 1.x name there"
 
 
 def _import_finding(ref: Reference, verdict: Verdict, line: int, reads: _Reads) -> Finding:
