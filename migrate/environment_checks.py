@@ -4,8 +4,10 @@ Colab TPU notebooks of 2018-2020 began with `'grpc://' + os.environ['COLAB_TPU_A
 variable was set by Colab's TPU Node runtime, the only place those notebooks ran. Anywhere else (a
 CPU or GPU machine, a TPU VM, a test run of the migrated notebook) the read raises KeyError before
 any model code runs, and nothing in the name tables can see it: MIG210 says so on that line. Reads
-that cannot raise are left alone: under `if 'COLAB_TPU_ADDR' in os.environ:`, inside a `try` whose
-handler catches KeyError, and `os.environ.get(...)`.
+that cannot raise are left alone: under `if 'COLAB_TPU_ADDR' in os.environ:` (also through a name
+holding that test: `HAS_COLAB_TPU = 'COLAB_TPU_ADDR' in os.environ`, then `if IS_COLAB and
+HAS_COLAB_TPU:`, as GoogleCloudPlatform/training-data-analyst's taxifare notebook does), inside a
+`try` whose handler catches KeyError, and `os.environ.get(...)`.
 
 Read with CPython's `ast` on the migrated text (like the final name check), located in the
 original's lines.
@@ -22,15 +24,33 @@ VARIABLE = "COLAB_TPU_ADDR"
 _CAUGHT = frozenset({"KeyError", "LookupError", "Exception", "BaseException"})
 
 
-def _mentions(node: ast.AST) -> bool:
-    return any(type(part) is ast.Constant and part.value == VARIABLE for part in ast.walk(node))
+def _mentions(node: ast.AST, guards: dict[str, bool]) -> bool:
+    """The test names the variable, or a name holding a membership test of it (`guards`)."""
+    return any((type(part) is ast.Constant and part.value == VARIABLE)
+               or (type(part) is ast.Name and part.id in guards) for part in ast.walk(node))
 
 
-def _negated(test: ast.expr) -> bool:
-    """`'X' not in os.environ` / `not ...`: the test is true where the variable is missing."""
+def _negated(test: ast.expr, guards: dict[str, bool]) -> bool:
+    """`'X' not in os.environ` / `not ...` (or a guard name holding it): the test is true where
+    the variable is missing."""
     if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-        return not _negated(test.operand)
+        return not _negated(test.operand, guards)
+    if type(test) is ast.Name and test.id in guards:
+        return guards[test.id]
     return type(test) is ast.Compare and any(type(op) is ast.NotIn for op in test.ops)
+
+
+def _guard_names(tree: ast.Module) -> dict[str, bool]:
+    """{name: negated} for names assigned a membership test of the variable
+    (`HAS_COLAB_TPU = 'COLAB_TPU_ADDR' in os.environ`)."""
+    guards: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            value = node.value
+            if type(value) is ast.Compare and any(type(op) in (ast.In, ast.NotIn) for op in value.ops) \
+                    and _mentions(value, {}):
+                guards[node.targets[0].id] = _negated(value, {})
+    return guards
 
 
 def _catches_key_error(handler: ast.ExceptHandler) -> bool:
@@ -53,14 +73,15 @@ def _is_unguarded_read(node: ast.AST) -> bool:
 def unguarded_reads(tree: ast.Module) -> list[ast.Subscript]:
     """The reads of the variable that raise KeyError where it is not set."""
     found: list[ast.Subscript] = []
+    guards = _guard_names(tree)
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, (ast.If, ast.While, ast.IfExp)) and _mentions(node.test):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)) and _mentions(node.test, guards):
             # `if 'COLAB_TPU_ADDR' in os.environ:` guards its body; `... not in ...` its else part
             visit(node.test)
             body = node.body if isinstance(node.body, list) else [node.body]
             orelse = node.orelse if isinstance(node.orelse, list) else [node.orelse]
-            for part in body if _negated(node.test) else orelse:
+            for part in body if _negated(node.test, guards) else orelse:
                 visit(part)
             return
         if isinstance(node, ast.Try) and any(_catches_key_error(h) for h in node.handlers):

@@ -49,3 +49,15 @@ def test_the_negated_guard_does_not_cover_its_own_body():
 def test_a_file_the_pre_filter_clears_is_checked_too():
     # nothing for the codemod to rewrite: the engine answers without libcst, with the same finding
     assert _codes("print(os.environ['COLAB_TPU_ADDR'])\n") == [(3, "MIG210")]
+
+
+def test_a_guard_held_in_a_name_guards_too():
+    # GoogleCloudPlatform/training-data-analyst taxifare notebook (found by the Keras helper): a false MIG210
+    guarded = ("IS_COLAB = True\nHAS_COLAB_TPU = 'COLAB_TPU_ADDR' in os.environ\n"
+               "if IS_COLAB and HAS_COLAB_TPU:\n    address = 'grpc://' + os.environ['COLAB_TPU_ADDR']\n")
+    assert _codes(guarded) == []
+    missing = "NO_TPU = 'COLAB_TPU_ADDR' not in os.environ\nif not NO_TPU:\n    a = os.environ['COLAB_TPU_ADDR']\n"
+    assert _codes(missing) == []
+    wrong_branch = ("HAS_COLAB_TPU = 'COLAB_TPU_ADDR' in os.environ\n"
+                    "if HAS_COLAB_TPU:\n    pass\nelse:\n    a = os.environ['COLAB_TPU_ADDR']\n")
+    assert _codes(wrong_branch) == [(7, "MIG210")]
