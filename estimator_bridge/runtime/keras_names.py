@@ -89,6 +89,22 @@ def tracing():
         bases.pop()
 
 
+def name_scope_in_trace() -> str:
+    """The current name scope relative to the trace's root ('' outside a model_fn trace).
+
+    In the eager context `tf.init_scope()` lifts to (where v1 optimizers create their non-slot
+    variables), it is the scope the graph had there: init_scope carries it over, as in TF1.
+    """
+    bases = getattr(_state, "bases", None)
+    if not bases:
+        return ""
+    scope = ops.get_name_scope().rstrip("/")
+    base = bases[-1]
+    if base and (scope == base or scope.startswith(base + "/")):
+        scope = scope[len(base):].lstrip("/")
+    return scope
+
+
 def _in_trace() -> bool:
     return bool(getattr(_state, "bases", None)) and not tf.executing_eagerly()
 

@@ -281,7 +281,17 @@ class VariableCache:
             name = name.decode()
         # Slots are requested as "dense/kernel/Adam/" (a name scope ending in "/" names the
         # op exactly); the variable, and TF1's checkpoint key, is "dense/kernel/Adam".
-        name = keras_names.tf1_variable_name(name.split(":")[0].rstrip("/"))
+        requested = name.split(":")[0]
+        name = keras_names.tf1_variable_name(requested.rstrip("/"))
+        if name == requested and not self._is_local_request(kwargs):
+            # A plain `tf.Variable(name=...)` / `variable_scope.variable` request (v1 optimizers'
+            # `beta1_power`): TF1 prefixed the name scope it was made in (`unet/beta1_power` under
+            # unet3d's variable_scope('unet')). get_variable requests arrive outside any name
+            # scope (VariableScope.get_variable enters name_scope(None)), full names ending in
+            # "/" are absolute, and Keras weights got their TF1 name above.
+            scope = keras_names.name_scope_in_trace()
+            if scope:
+                name = f"{scope}/{name}"
         if self._recorded_names and "/" in name:
             primary, _, slot = name.rpartition("/")
             if primary in self._recorded_names:
