@@ -32,6 +32,7 @@ from migrate.tables.contrib import CONTRIB as CODEMOD_CONTRIB
 from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
 from migrate.tables.entries import Replacement
+from migrate.tables.layers import LAYERS as CODEMOD_LAYERS
 from migrate.tables.tf1_hooks import NOT_SHIPPED, SHIPPED_BY_BRIDGE
 
 
@@ -87,14 +88,9 @@ _TPU_ESTIMATOR_ENTRIES = {
 }
 
 # tf.layers: what estimator_bridge.layers implements; anything else is a clear error.
-LAYER_FUNCTIONS = ("dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling1d",
-                   "max_pooling2d", "average_pooling1d", "average_pooling2d", "dropout",
-                   "flatten", "batch_normalization", "conv3d", "separable_conv2d",
-                   "max_pooling3d", "average_pooling3d", "Conv3D", "SeparableConv2D",
-                   "MaxPooling3D", "AveragePooling3D",
-                   "Dense", "Conv1D", "Conv2D", "Conv2DTranspose", "MaxPooling1D", "MaxPooling2D",
-                   "AveragePooling1D", "AveragePooling2D", "Dropout", "Flatten",
-                   "BatchNormalization", "Layer", "InputSpec")
+# tf.layers names the bridge rebuilds: the codemod's table (migrate/tables/layers.py), so the runner
+# serves exactly what the migrated code is rewritten to (conv3d_transpose was added to one list only)
+LAYER_FUNCTIONS = tuple(name.rsplit(".", 1)[1] for name in CODEMOD_LAYERS)
 
 _CHECKPOINT_UTILS = "pymodule:tensorflow.python.training.checkpoint_utils:"
 
@@ -434,10 +430,10 @@ UNSUPPORTED = {
         "tf.data.Dataset.from_tensor_slices((features, labels)).batch(params['batch_size'])."),
     "layers": (
         "estimator_bridge.layers provides only " + ", ".join(LAYER_FUNCTIONS) + " (every "
-        "argument form TF 1.15 accepted). tf.layers.Layer, the Keras-1 base class for your own "
-        "layers (and subclassing a tf.layers class to override its internals, e.g. "
-        "tensorflow/tpu EfficientNet's TpuBatchNormalization), is not provided: write such "
-        "layers on tf.keras.layers.Layer, or keep the program on TF 1.15."),
+        "argument form TF 1.15 accepted; tf.layers.Layer for your own layers and subclasses "
+        "that override a layer's internals, such as tensorflow/tpu EfficientNet's "
+        "TpuBatchNormalization). For another layer use the matching tf.keras.layers class "
+        "(its variable names differ from TF 1's), or keep the program on TF 1.15."),
     "estimator": (
         "estimator_bridge does not provide this tf.estimator name."),
     "estimator_tpu": (

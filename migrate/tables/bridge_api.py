@@ -26,7 +26,7 @@ BRIDGE_API = frozenset({
     # TF1 layers (Keras 3 removed tf.compat.v1.layers)
     *(f"layers.{name}" for name in (
         "dense", "dropout", "flatten", "batch_normalization", "layer_norm",
-        "conv1d", "conv2d", "conv3d", "separable_conv2d", "conv2d_transpose",
+        "conv1d", "conv2d", "conv3d", "separable_conv2d", "conv2d_transpose", "conv3d_transpose",
         "max_pooling1d", "max_pooling2d", "max_pooling3d", "average_pooling1d", "average_pooling2d",
         "average_pooling3d",
         "Dense", "Dropout", "Flatten", "BatchNormalization",

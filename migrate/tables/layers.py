@@ -1,14 +1,15 @@
 """`tf.layers.*` -> `estimator_bridge.layers.*` (Keras 3 removed tf.compat.v1.layers).
 
 Every function and layer class estimator_bridge.layers rebuilds with TF 1.15's names and numbers;
-the rest of tf.layers (`separable_conv1d`, `conv3d_transpose`, ...) is MIG304.
+the rest of tf.layers (`separable_conv1d`, ...) is MIG304. The compat runner serves the same list
+(estimator_bridge/compat/namespace_table.LAYER_FUNCTIONS is derived from it).
 """
 
 from migrate.tables.entries import Replacement, Unsupported
 
 _FUNCTIONS = (
     "dense", "dropout", "flatten", "batch_normalization",
-    "conv1d", "conv2d", "conv3d", "separable_conv2d", "conv2d_transpose",
+    "conv1d", "conv2d", "conv3d", "separable_conv2d", "conv2d_transpose", "conv3d_transpose",
     "max_pooling1d", "max_pooling2d", "max_pooling3d", "average_pooling1d", "average_pooling2d", "average_pooling3d",
 )
 _CLASSES = (

@@ -31,7 +31,7 @@ RECORDER = REPO_ROOT / "tests" / "estimator_bridge" / "goldens" / "layer_argumen
 # tf.layers names TF 1.15 had that the bridge does not provide (the compat runner and the codemod
 # say so by name): two rare layers. `Layer` and `InputSpec` (the base of user-defined TF1 layers,
 # estimator_bridge/layers/custom.py) are provided, so their signatures are checked below.
-NOT_PROVIDED = {"Conv3DTranspose", "SeparableConv1D", "conv3d_transpose", "separable_conv1d"}
+NOT_PROVIDED = {"Conv3DTranspose", "SeparableConv1D", "separable_conv1d"}
 
 
 @pytest.fixture(scope="module")
