@@ -12,10 +12,14 @@ GoogleCloudPlatform/cloudml-samples tpu_rewrite (infeed/outfeed, repeat) and tpu
 (projector), brain-research/self-attention-gan eval_imagenet.py (contrib.training's StopAfterNEvalsHook
 and evaluate_once were tensorflow/python/training/evaluation.py's private _StopAfterNEvalsHook and
 _evaluate_once, the same code in TF 2.21 but for two log lines), tensorflow/kfac ops/utils.py (tpu_function, tpu_replicated_input), deepmind/scalable_agent
-(StagingArea).
-
-One signature changed: TF 2.21's generated tpu_replicated_input put is_mirrored_variable, index and
-is_packed before `name`, so TF 1.15's `(inputs, name=None)` is kept by the wrapper below.
+(StagingArea). heldout4: MLPerf v0.5/v0.6 TPU "low level runners" (mlperf/training_results_v0.5 ssd and
+nmt, v0.6 resnet and mask_rcnn) feed the TPU through contrib.tpu's InfeedQueue / tpu_feed's
+_PartitionedInfeedQueue (served here as PartitionedInfeedQueue) and compile with split_compile_and_shard
+(they place cores with device_assignment(): contrib_tpu.py, which keeps TF 1.15's assignment): TF
+1.15's stubs star-imported tensorflow/python/tpu/{tpu_feed,tpu}.py, the same code TF 2.21 has
+(InfeedQueue gained number_of_partitions before `name`: InfeedQueue below keeps TF 1.15's parameter
+order). contrib.training.wait_for_new_checkpoint (ssd_main.py's eval loop) is checkpoint_utils'
+function in TF 2.21, the same lines.
 """
 
 from __future__ import annotations
@@ -30,15 +34,31 @@ from tensorflow.python.tpu.ops.tpu_ops import (all_to_all, collective_permute, i
                                                outfeed_dequeue_tuple, outfeed_enqueue, outfeed_enqueue_tuple)
 from tensorflow.python.tpu.tpu_function import TpuContext, get_tpu_context, on_device_training_loop, tpu_shard_context
 from tensorflow.python.tpu.training_loop import repeat, while_loop
+from tensorflow.python.tpu.tpu import split_compile_and_shard
+from tensorflow.python.tpu import tpu_feed as _tpu_feed
+from tensorflow.python.tpu.tpu_feed import _PartitionedInfeedQueue as PartitionedInfeedQueue
+from tensorflow.python.training.checkpoint_utils import wait_for_new_checkpoint
 
 __all__ = ["ProjectorConfig", "visualize_embeddings", "StagingArea", "all_to_all", "collective_permute",
            "infeed_dequeue", "infeed_dequeue_tuple", "infeed_enqueue", "infeed_enqueue_tuple", "outfeed_dequeue",
            "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "tpu_replicated_input",
            "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop",
-           "StopAfterNEvalsHook", "evaluate_once"]
+           "StopAfterNEvalsHook", "evaluate_once", "split_compile_and_shard", "InfeedQueue",
+           "PartitionedInfeedQueue", "wait_for_new_checkpoint"]
 
 
 def tpu_replicated_input(inputs, name=None):
     """TF 1.15's generated TPUReplicatedInput wrapper: (inputs, name) (the op's other attributes at their
     defaults, as TF 1.15 built it)."""
     return _tpu_ops.tpu_replicated_input(inputs, name=name)
+
+
+class InfeedQueue(_tpu_feed.InfeedQueue):
+    """TF 1.15's InfeedQueue(number_of_tuple_elements, tuple_types, tuple_shapes, shard_dimensions, name):
+    TF 2.21's class, whose fifth parameter became number_of_partitions, so a positional `name` stays the
+    name (the generated enqueue ops are named after it)."""
+
+    def __init__(self, number_of_tuple_elements=None, tuple_types=None, tuple_shapes=None, shard_dimensions=None,
+                 name=None):
+        super().__init__(number_of_tuple_elements=number_of_tuple_elements, tuple_types=tuple_types,
+                         tuple_shapes=tuple_shapes, shard_dimensions=shard_dimensions, name=name)

@@ -20,6 +20,10 @@ CANONICAL_PREFIXES = {
     # four names are served beside it: contrib_reexports.py)
     "tensorflow.contrib.tpu.python.tpu.training_loop": "tensorflow.contrib.tpu",
     "tensorflow.contrib.tpu.python.tpu.tpu_function": "tensorflow.contrib.tpu",
+    # ... and over tpu_feed.py, device_assignment.py and topology.py (MLPerf's low-level runners, heldout4)
+    "tensorflow.contrib.tpu.python.tpu.tpu_feed": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.device_assignment": "tensorflow.contrib.tpu",
+    "tensorflow.contrib.tpu.python.tpu.topology": "tensorflow.contrib.tpu",
     "tensorflow.contrib.framework.python.ops": "tensorflow.contrib.framework",
     "tensorflow.contrib.layers.python.layers.layers": "tensorflow.contrib.layers",
     "tensorflow.contrib.layers.python.layers.initializers": "tensorflow.contrib.layers",

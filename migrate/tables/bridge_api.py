@@ -48,7 +48,10 @@ BRIDGE_API = frozenset({
         "infeed_dequeue", "infeed_dequeue_tuple", "infeed_enqueue", "infeed_enqueue_tuple", "outfeed_dequeue",
         "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "tpu_replicated_input",
         "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop",
-        "StopAfterNEvalsHook", "evaluate_once")),
+        "StopAfterNEvalsHook", "evaluate_once", "split_compile_and_shard", "InfeedQueue",
+        "PartitionedInfeedQueue", "wait_for_new_checkpoint")),
+    # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)
+    "compat.contrib_tpu.device_assignment",
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     "compat.contrib_optimizers.NadamOptimizer",

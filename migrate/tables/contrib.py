@@ -184,6 +184,22 @@ CONTRIB = {
                     "staging.StagingArea", "training.StopAfterNEvalsHook", "training.evaluate_once",
                     "tensorboard.plugins.projector.ProjectorConfig",
                     "tensorboard.plugins.projector.visualize_embeddings")},
+    # tf.contrib.tpu's low-level TPU loop API (TF 1.15 stubs over tensorflow/python/tpu, which TF 2.21
+    # ships unexported; `...contrib.tpu.python.tpu.{tpu_feed,device_assignment,topology}` are spelled
+    # tensorflow.contrib.tpu here: aliases.py): as MLPerf v0.5/v0.6's TPU "low level runners" built their
+    # own infeed threads and TPU programs (heldout4: mlperf/training_results_v0.5 ssd/nmt runners, v0.6
+    # resnet/mask_rcnn; oracle fixture contrib/tpu_low_level). device_assignment keeps TF 1.15's
+    # assignment on TF 2's four-axis topology (compat/contrib_tpu.py). The topology is the runtime's
+    # (`Topology(serialized=sess.run(initialize_system()))`). contrib.training.wait_for_new_checkpoint
+    # was the code checkpoint_utils still has.
+    **{f"tensorflow.contrib.tpu.{name}": Replacement(f"estimator_bridge.compat.contrib_reexports.{target}")
+       for name, target in (("InfeedQueue", "InfeedQueue"), ("_PartitionedInfeedQueue", "PartitionedInfeedQueue"),
+                            ("split_compile_and_shard", "split_compile_and_shard"))},
+    "tensorflow.contrib.tpu.device_assignment": Replacement("estimator_bridge.compat.contrib_tpu.device_assignment"),
+    "tensorflow.contrib.tpu.DeviceAssignment": Replacement("tensorflow.tpu.experimental.DeviceAssignment"),
+    "tensorflow.contrib.tpu.Topology": Replacement("tensorflow.tpu.experimental.Topology"),
+    "tensorflow.contrib.training.wait_for_new_checkpoint": Replacement(
+        "estimator_bridge.compat.contrib_reexports.wait_for_new_checkpoint"),
     # TF 1.15's contrib code is tf.compat.v1.nn's line for line: only its combiner=None default (then
     # 'mean', tf.compat.v1.nn's default) and a float-dtype assertion differ (cloudml-samples movielens,
     # heldout3; oracle fixture contrib/safe_embedding_lookup).

@@ -140,7 +140,7 @@ def test_a_tf115_module_imports_and_fails_on_use_naming_the_symbol():
         scope = run_import("import tensorflow.contrib.seq2seq as seq2seq\n"
                            "import tensorflow.contrib.slim as slim\n"
                            "from tensorflow.contrib.slim import nets\n"
-                           "from tensorflow.contrib.tpu.python.tpu import tpu_feed\n"
+                           "from tensorflow.contrib.tpu.python.tpu import tpu_sharding\n"
                            "import tensorflow.contrib.metrics\n", "legacy_model")
         assert isinstance(scope["seq2seq"], namespace.RemovedModule)
         assert isinstance(scope["nets"], namespace.RemovedModule)
@@ -149,12 +149,12 @@ def test_a_tf115_module_imports_and_fails_on_use_naming_the_symbol():
         with pytest.raises(compat.UnsupportedName, match="tf.contrib.slim.conv2d is not available: .*"
                                                          "import tf_slim as slim"):
             scope["slim"].conv2d
-        with pytest.raises(compat.UnsupportedName, match="tf.contrib.tpu.python.tpu.tpu_feed."
-                                                         "InfeedQueue is not available"):
-            scope["tpu_feed"].InfeedQueue
-        with pytest.raises(ImportError, match="tf.contrib.tpu.python.tpu.tpu_feed.InfeedQueue "
+        with pytest.raises(compat.UnsupportedName, match="tf.contrib.tpu.python.tpu.tpu_sharding."
+                                                         "ShardingPolicy is not available"):
+            scope["tpu_sharding"].ShardingPolicy
+        with pytest.raises(ImportError, match="tf.contrib.tpu.python.tpu.tpu_sharding.ShardingPolicy "
                                               "is not available"):
-            run_import("from tensorflow.contrib.tpu.python.tpu.tpu_feed import InfeedQueue\n",
+            run_import("from tensorflow.contrib.tpu.python.tpu.tpu_sharding import ShardingPolicy\n",
                        "legacy_model")
         with pytest.raises(ImportError, match="tf.contrib.no_such is not available: tf.contrib "
                                               "was removed in TF 2.0"):

@@ -46,6 +46,15 @@ fully_connected, dropout) through estimator_bridge/compat/contrib_layers.py: var
 MODEL_VARIABLES, variables_collections, output aliases and static shapes equal; seeded initial
 values equal, unseeded ones within contrib's xavier bound; outputs within 1e-6 of 1.0 (FLOORS).
 
+Fixture contrib/tpu_low_level (heldout4: MLPerf v0.5/v0.6 TPU low-level runners' InfeedQueue,
+_PartitionedInfeedQueue, device_assignment with TF 1.x's three-entry computation shapes,
+split_compile_and_shard; ssd_main.py's wait_for_new_checkpoint): the infeed enqueue nodes (type,
+name, device, dtypes, shapes, ordinal), every replica's host and ordinal for 1, 2 and 4 cores per
+replica on an emulated 2-host slice (the runtime's topology as each version described it), the
+sharded program's outputs and the checkpoint waits are equal. Without estimator_bridge/compat/
+contrib_tpu.py (TF 2.21's device_assignment on [x, y, 1, cores]) replicas 1-3 of the 1- and 2-core
+assignments landed on other hosts/ordinals.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -67,7 +76,7 @@ FLOORS = {"contrib_layers": 1.0}
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
                                   "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter",
-                                  "contrib_layers", "nadam"])
+                                  "contrib_layers", "nadam", "tpu_low_level"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
@@ -78,7 +87,8 @@ def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     assert sorted(ours) == sorted(expected)
     for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size",
                 "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices", "nodes", "shards",
-                "staged", "written", "chosen", "matched", "deep_shape", "within_limit"):
+                "staged", "written", "chosen", "matched", "deep_shape", "within_limit", "enqueue", "placements",
+                "program", "queue", "waits"):
         assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, floor=FLOORS.get(case, DEFAULT_FLOOR), what=key)
