@@ -1,4 +1,4 @@
-"""Name-based checkpoints in TF1 layout: `model.ckpt-N.{index,data-*}` plus the `checkpoint` file.
+"""Name-based checkpoints in TF1 layout: `model.ckpt-N.{index,data-*,meta}` plus the `checkpoint` file.
 
 Saving writes every cached variable under its TF1 name (`dense/kernel`, `global_step`,
 `dense/kernel/Adam`, `beta1_power`) with one `SaveV2` op, read in cross-replica context (the
@@ -16,6 +16,8 @@ import logging
 import os
 
 import tensorflow as tf
+
+from estimator_bridge.runtime import meta_graph
 
 logger = logging.getLogger("estimator_bridge")
 
@@ -131,6 +133,7 @@ class CheckpointWriter:
     def __init__(self, model_dir: str, keep_checkpoint_max: int | None):
         self._model_dir = model_dir
         self._keep = keep_checkpoint_max
+        self._meta = meta_graph.MetaGraphWriter()
         tf.io.gfile.makedirs(model_dir)
 
     def _listed_prefixes(self) -> list:
@@ -153,6 +156,8 @@ class CheckpointWriter:
             tf.raw_ops.SaveV2(prefix=prefix,
                               tensor_names=[stored_name(name, variables[name]) for name in names],
                               shape_and_slices=slices, tensors=tensors)
+        # TF1's Saver wrote model.ckpt-N.meta beside it; programs copy or import it (meta_graph.py).
+        self._meta.write(prefix, meta_graph.variable_specs(variables, stored_name, _slice_info))
         # Crash safety (TF1 Saver's order): SaveV2 renames its files into place only when they
         # are complete, then the state file is replaced atomically (temp file + rename) to name
         # them, and only then are the oldest checkpoints deleted. Deleting first let a SIGKILL

@@ -461,3 +461,18 @@ def test_contrib_layer_functions_and_nadam_train_as_in_tf115(tmp_path):
     assert "unet/base//Conv3d_transpose/weights" in oracle["variables"]
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
+
+# ---- model.ckpt-N.meta beside every checkpoint (google-research/albert, 2020) -----------------
+
+def test_the_best_checkpoint_copied_with_its_meta_restores_as_in_tf115(tmp_path):
+    """ALBERT's run_pretraining.py copies model.ckpt-N.{meta,index,data} to model.ckpt-best.*
+    after an evaluation improves: the bridge wrote no .meta, so tf.gfile.Copy raised NotFoundError
+    after training (the migrated side, 2026-11-27). TF 1.15 wrote one with every checkpoint."""
+    results = three_sides("best_checkpoint_copy.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    assert oracle["meta_files"] == ["model.ckpt-0.meta", "model.ckpt-2.meta", "model.ckpt-4.meta",
+                                    "model.ckpt-best.meta"]
+    assert oracle["restored"]["global_step"] == 4
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
