@@ -7,8 +7,8 @@ which also turns off eager execution, resource variables and control flow v2: th
 needs all three (it runs model_fn inside `tf.function` with its variable cache). So the TF1
 namespace serves bridge-safe versions of those switches:
 
-* `apply_tf1_behavior()`  v1 TensorShape + v1 Tensor equality, and Keras `compile` taking TF1
-  optimizers (what the compat runner applies);
+* `apply_tf1_behavior()`  v1 TensorShape + v1 Tensor equality, Keras `compile` taking TF1
+  optimizers, Keras 2's metrics_names and 'lr' history key (what the compat runner applies);
 * `disable_v2_behavior()` the same, and a log line saying what was kept on and why;
 * `disable_eager_execution()` keeps eager execution on (TPU/Estimator scripts need it) unless the
   runner was started with `--graph-mode` (Session scripts), and says so once.
@@ -26,12 +26,15 @@ _warned = set()
 
 def apply_tf1_behavior() -> None:
     """v1 TensorShape (`Dimension` with `.value`) and identity-based Tensor equality, as TF 1.15;
-    Keras `compile` takes TF1 optimizers, as TF 1.15's Keras did (compat/keras_optimizers.py)."""
+    Keras `compile` takes TF1 optimizers, as TF 1.15's Keras did (compat/keras_optimizers.py);
+    Keras 2's `metrics_names` and 'lr' history key (compat/keras_methods.serve_keras2_names)."""
+    from estimator_bridge.compat.keras_methods import serve_keras2_names
     from estimator_bridge.compat.keras_optimizers import accept_tf1_optimizers_in_compile
 
     tf.compat.v1.disable_v2_tensorshape()
     tf.compat.v1.disable_tensor_equality()
     accept_tf1_optimizers_in_compile()
+    serve_keras2_names()
 
 
 def enter_graph_mode() -> None:

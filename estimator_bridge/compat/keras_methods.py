@@ -223,15 +223,90 @@ def metrics_names(model):
     raised ValueError). This gives the names in the order Keras 3 flattens evaluate's logs
     (Trainer._flatten_metrics_in_order: each metric's name, a CompileMetrics expanded into its
     metrics). Anything without Keras 3 metric objects: its own `metrics_names`.
+
+    Keras 3 builds the compiled metrics at the first batch; TF 1.x's Keras named them at `compile`
+    (TF 1.15: ['loss', 'acc', 'mean_absolute_error'] right after compile; Keras 3 gave ['loss']
+    through this helper, TF 2.15's Keras []). Before that first batch the names come from a scratch
+    copy of the compiled metrics built on the model's outputs (Keras' own naming, nothing of the
+    model's changes), so code that reads the names after compile gets TF 1.x's list.
     """
     metrics = getattr(model, "metrics", None)
     if metrics is None:
         return model.metrics_names
     names = []
     for metric in metrics:
-        inner = getattr(metric, "metrics", None) if type(metric).__name__ == "CompileMetrics" else None
-        if inner is not None:
+        compiled = type(metric).__name__ == "CompileMetrics"
+        inner = getattr(metric, "metrics", None) if compiled else None
+        if compiled and not getattr(metric, "built", True):
+            names += _names_before_build(metric, model)
+        elif inner is not None:
             names += [m.name for m in inner]
         else:
             names.append(metric.name)
     return names
+
+
+def _names_before_build(compile_metrics, model):
+    """The metric names `compile_metrics` (Keras 3's CompileMetrics, not built yet) will have."""
+    import numpy as np
+
+    try:
+        outputs = list(model.outputs or [])
+    except (AttributeError, ValueError):  # a subclassed or unbuilt model: its outputs are unknown
+        outputs = []
+    if not outputs:  # a single output assumed: the names of one output's metrics do not depend on it
+        outputs = [np.zeros((1, 1), np.float32)]
+    y = outputs[0] if len(outputs) == 1 else outputs
+    scratch = type(compile_metrics)(compile_metrics._user_metrics, compile_metrics._user_weighted_metrics,
+                                    output_names=compile_metrics.output_names)
+    scratch.build(y, y)
+    return [m.name for m in scratch.metrics]
+
+
+_KERAS2_LR_LOG_KEY = "lr"  # what LearningRateScheduler / ReduceLROnPlateau logged in Keras 1.15-2.15
+
+
+def serve_keras2_names():
+    """The compat runner's Keras 2 names, process-wide: `Model.metrics_names` is `metrics_names`
+    above (one name per evaluate number, known after compile), and the LR callbacks log the rate
+    as 'lr' (Keras 3 logs 'learning_rate'), so an unchanged program's `history.history['lr']`,
+    `'lr' in history.history` and `zip(model.metrics_names, scores)` read what they read on TF 1.x.
+    The codemod rewrites the reads instead (KerasMetricsNames, KerasTensorSchedules).
+
+    Returns a function that undoes it (tests); calling this again while installed does nothing.
+    """
+    import keras
+
+    from estimator_bridge.compat.keras_optimizers import keras_compile_owner
+
+    owner = keras_compile_owner()
+    if getattr(owner, "_estimator_bridge_keras2_names", False):
+        return lambda: None
+    saved = [(owner, "metrics_names", vars(owner)["metrics_names"])]
+    owner.metrics_names = property(metrics_names)
+    for callback in (keras.callbacks.LearningRateScheduler, keras.callbacks.ReduceLROnPlateau):
+        original = vars(callback)["on_epoch_end"]
+        saved.append((callback, "on_epoch_end", original))
+        callback.on_epoch_end = _logging_lr_as_keras_2(original)
+    owner._estimator_bridge_keras2_names = True
+
+    def undo():
+        for klass, attribute, value in saved:
+            setattr(klass, attribute, value)
+        owner._estimator_bridge_keras2_names = False
+
+    return undo
+
+
+def _logging_lr_as_keras_2(on_epoch_end):
+    import functools
+
+    @functools.wraps(on_epoch_end)
+    def logged(self, epoch, logs=None):
+        had = logs is not None and "learning_rate" in logs
+        result = on_epoch_end(self, epoch, logs)
+        if logs is not None and not had and "learning_rate" in logs:
+            logs[_KERAS2_LR_LOG_KEY] = logs.pop("learning_rate")
+        return result
+
+    return logged

@@ -40,6 +40,7 @@ class FusedRewrite(TableRewrite):
         self._leave_call = [c.leave_call for c in codemods if c.leave_call]
         self._leave_attribute = [c.leave_attribute for c in codemods if c.leave_attribute]
         self._leave_statement = [c.leave_statement for c in codemods if c.leave_statement]
+        self._leave_header = [c.leave_header for c in codemods if c.leave_header]
         self._claimed_by_call = [c.claimed_by_call for c in codemods if c.claimed_by_call]
         self._claimed_by_statement = [c.claimed_by_statement for c in codemods if c.claimed_by_statement]
         self._call_findings = [c.call_findings for c in codemods if c.call_findings]
@@ -141,6 +142,16 @@ class FusedRewrite(TableRewrite):
             if rewritten is not None:
                 return rewritten
         return TableRewrite.leave_SimpleStatementLine(self, original_node, updated_node)
+
+    def _leave_compound(self, original_node, updated_node):
+        """`if`/`elif`/`while`/`for`: the header handlers (their test or iterable), first one wins."""
+        for handler in self._leave_header:
+            rewritten = handler(self, original_node, updated_node)
+            if rewritten is not None:
+                return rewritten
+        return updated_node
+
+    leave_If = leave_While = leave_For = _leave_compound
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         for handler in self._leave_attribute:

@@ -11,7 +11,8 @@ Both LR callbacks (LearningRateScheduler, ReduceLROnPlateau) logged the learning
 Keras 1.15-2.15 and log it as `learning_rate` in Keras 3, so `history.history['lr']` (a learning-
 rate plot, a JSON dump) raised KeyError and `'lr' in history.history` turned False. In a file that
 creates one of them, the literal key `'lr'` read from an `<x>.history` mapping becomes
-`'learning_rate'`.
+`'learning_rate'`, in simple statements and in the headers of `if`/`elif`/`while`/`for`
+(`if 'lr' in history.history:` left as it was turned False on Keras 3 and skipped its block).
 """
 
 from __future__ import annotations
@@ -100,6 +101,17 @@ def leave_statement(rewrite, original_node, updated_node):
     return rewritten if transformer.changed else None
 
 
+def leave_header(rewrite, original_node, updated_node):
+    """The test of an `if`/`elif`/`while`, the iterable of a `for` (its body is left to the
+    statement handler)."""
+    if not lr_key_to_rename(rewrite.source_text):
+        return None
+    field = "iter" if isinstance(updated_node, cst.For) else "test"
+    transformer = _LrKeys()
+    header = getattr(updated_node, field).visit(transformer)
+    return updated_node.with_changes(**{field: header}) if transformer.changed else None
+
+
 def _spelled(node: cst.BaseExpression) -> str:
     return cst.Module([]).code_for_node(node)
 
@@ -110,6 +122,7 @@ CODEMOD = Codemod(
     order=17,
     leave_call=leave_call,
     leave_statement=leave_statement,
+    leave_header=leave_header,
     structural_keys=frozenset({SCHEDULER}),
     text_trigger=lr_key_to_rename,
     # the schedule rewrite acts on calls through TensorFlow imports only (line skipping stays on);

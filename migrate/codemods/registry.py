@@ -9,6 +9,8 @@ fused pass (codemods/fused.py), which reads every record of the pipeline:
 - `leave_call` / `leave_attribute` / `leave_statement`: structural rewrites, `handler(rewrite,
   original, updated)` returning the replacement node or None (not this codemod's node); `rewrite`
   is the running pass, which spells names, records consumed references and resolves names;
+  `leave_header` likewise on `if`/`elif`/`while`/`for` nodes, for their header expression (a
+  simple statement line's handlers never see `if 'lr' in history.history:`);
 - `claimed_by_call` / `claimed_by_statement`: the reference nodes a structural rewrite replaces
   (so the findings pass does not report them); `call_findings(rewrite, call)` /
   `statement_findings(rewrite, line)`: the findings it reports there, as (node, code, message, hint);
@@ -62,6 +64,7 @@ class Codemod:
     leave_call: Handler | None = None
     leave_attribute: Handler | None = None
     leave_statement: Handler | None = None
+    leave_header: Handler | None = None
     claimed_by_call: Callable[..., Iterable] | None = None
     claimed_by_statement: Callable[..., Iterable] | None = None
     call_findings: Callable[..., Iterable[tuple]] | None = None
@@ -92,7 +95,8 @@ class Codemod:
         codemod to act on it; None: any line (see `reach`)."""
         if self.reach is not None:
             return self.reach(text)
-        handlers = (self.leave_call, self.leave_attribute, self.leave_statement, self.claimed_by_call,
+        handlers = (self.leave_call, self.leave_attribute, self.leave_statement, self.leave_header,
+                    self.claimed_by_call,
                     self.claimed_by_statement, self.call_findings, self.statement_findings)
         return frozenset() if not any(handlers) else None
 

@@ -60,3 +60,38 @@ def test_the_learning_rate_read_from_a_history_takes_keras_3s_key():
         cb = tf.keras.callbacks.EarlyStopping(monitor='loss')
         print(history.history['lr'])
         """)
+
+
+def test_the_learning_rate_key_in_a_compound_statements_header_is_renamed_too():
+    """`if 'lr' in history.history:` (a learning-rate plot guarded by the key) stayed False on
+    Keras 3 and silently skipped its block; `while`, `elif` and a `for` over the rates likewise."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        cb = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.1)
+        if 'lr' in history.history:
+            plt.plot(history.history['lr'])
+        elif "lr" not in h.history:
+            pass
+        while 'lr' in history.history and n < 3:
+            n += 1
+        for rate in history.history['lr']:
+            print(rate)
+        if params['lr'] > 0:
+            pass
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        cb = tf.keras.callbacks.LearningRateScheduler(estimator_bridge.compat.keras_methods.legacy_lr_schedule(lambda epoch: 0.1))
+        if 'learning_rate' in history.history:
+            plt.plot(history.history['learning_rate'])
+        elif "learning_rate" not in h.history:
+            pass
+        while 'learning_rate' in history.history and n < 3:
+            n += 1
+        for rate in history.history['learning_rate']:
+            print(rate)
+        if params['lr'] > 0:
+            pass
+        """)

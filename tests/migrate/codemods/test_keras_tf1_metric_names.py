@@ -47,3 +47,29 @@ def test_the_optimizer_rewrite_of_the_same_compile_keeps_the_renamed_metrics():
               "model.compile(optimizer=tf.train.AdamOptimizer(0.01), loss='mse', metrics=['accuracy'])\n")
     out = migrate_text(source, "tf1.py")[0]
     assert "tf.keras.optimizers.Adam(learning_rate=0.01, epsilon=1e-08)" in out and "metrics=['acc']" in out
+
+
+def test_a_metrics_list_held_in_a_name_that_reaches_compile_is_renamed_at_its_assignment():
+    """`metrics = ['accuracy']; model.compile(..., metrics=metrics)` then `history.history['acc']`
+    (TF 1.x notebooks that define their settings in a first cell): KeyError on Keras 3 before.
+    A list whose name reaches no compile is left; a name bound twice in one scope has both of its
+    lists renamed (the name analysis is per scope, not per line: harmless, both are metric lists)."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        METRICS = ['accuracy', "mae"]
+        labels = ['accuracy', 'mae']
+        model.compile(optimizer='adam', loss='categorical_crossentropy', metrics=METRICS)
+        other = ['acc', 'mse']
+        other = ['accuracy']
+        model.compile('adam', 'mse', metrics=other)
+        """, """
+        import tensorflow as tf
+
+        METRICS = ['acc', "mean_absolute_error"]
+        labels = ['accuracy', 'mae']
+        model.compile(optimizer='adam', loss='categorical_crossentropy', metrics=METRICS)
+        other = ['acc', 'mean_squared_error']
+        other = ['acc']
+        model.compile('adam', 'mse', metrics=other)
+        """)
