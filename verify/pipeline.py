@@ -194,6 +194,7 @@ class Ckpt0Capture:
         self.into.mkdir(parents=True, exist_ok=True)
         copied = []
         for file in sorted(self.model_dir.glob(f"{CKPT0}.*")):
+            # TF1's Saver writes the .meta after the state file: it may be incomplete here.
             if file.suffix == ".meta" or "tempstate" in file.name:
                 continue
             shutil.copyfile(file, self.into / file.name)
@@ -202,7 +203,12 @@ class Ckpt0Capture:
 
 
 def checkpoint_files(model_dir: Path) -> tuple[str, list[Path]] | None:
-    """(prefix name, its files) of model_dir's latest checkpoint (no .meta: the graph is rebuilt)."""
+    """(prefix name, its files) of model_dir's latest checkpoint, its `.meta` included.
+
+    Read after the run ended, so every file is complete. The `.meta` goes along because programs
+    read it from the seeded model_dir: google-research/albert copies `model.ckpt-N.meta` to
+    `model.ckpt-best.meta` after each evaluation, so an exact phase seeded without it failed in the
+    oracle itself (NotFoundError, VER005). No TensorFlow rebuilds its graph from it."""
     state = model_dir / "checkpoint"
     if not state.exists():
         return None
@@ -210,7 +216,7 @@ def checkpoint_files(model_dir: Path) -> tuple[str, list[Path]] | None:
     if not match:
         return None
     prefix = Path(match.group(1)).name
-    files = [file for file in model_dir.glob(f"{prefix}.*") if file.suffix != ".meta"]
+    files = sorted(file for file in model_dir.glob(f"{prefix}.*") if "tempstate" not in file.name)
     return (prefix, files) if files else None
 
 

@@ -1,0 +1,29 @@
+"""What verify copies into a seeded model_dir (verify/pipeline.py: checkpoint_files, seed_model_dir)."""
+
+from __future__ import annotations
+
+from verify.pipeline import checkpoint_files
+from verify.sides import seed_model_dir
+
+
+def write_model_dir(folder, steps):
+    folder.mkdir()
+    for step in steps:
+        for ext in ("index", "data-00000-of-00001", "meta"):
+            (folder / f"model.ckpt-{step}.{ext}").write_bytes(f"{step}.{ext}".encode())
+    latest = f"model.ckpt-{steps[-1]}"
+    (folder / "checkpoint").write_text(f'model_checkpoint_path: "{latest}"\n'
+                                       f'all_model_checkpoint_paths: "{latest}"\n')
+
+
+def test_the_final_checkpoint_is_seeded_with_its_meta(tmp_path):
+    """google-research/albert's run_pretraining.py copies model.ckpt-N.meta to model.ckpt-best.meta
+    after its evaluation: seeded without it, the oracle's exact phase failed (VER005, 2026-11-27)."""
+    write_model_dir(tmp_path / "run1", [0, 6])
+    prefix, files = checkpoint_files(tmp_path / "run1")
+    assert prefix == "model.ckpt-6"
+    assert sorted(f.name for f in files) == [
+        "model.ckpt-6.data-00000-of-00001", "model.ckpt-6.index", "model.ckpt-6.meta"]
+    seed_model_dir(tmp_path / "exact", files, prefix)
+    assert (tmp_path / "exact" / "model.ckpt-6.meta").read_bytes() == b"6.meta"
+    assert 'model_checkpoint_path: "model.ckpt-6"' in (tmp_path / "exact" / "checkpoint").read_text()
