@@ -8,7 +8,8 @@ needs all three (it runs model_fn inside `tf.function` with its variable cache).
 namespace serves bridge-safe versions of those switches:
 
 * `apply_tf1_behavior()`  v1 TensorShape + v1 Tensor equality, Keras `compile` taking TF1
-  optimizers, Keras 2's metrics_names and 'lr' history key (what the compat runner applies);
+  optimizers, Keras 2's metrics_names and 'lr' history key, Keras' summary on v2 shapes (what
+  the compat runner applies);
 * `disable_v2_behavior()` the same, and a log line saying what was kept on and why;
 * `disable_eager_execution()` keeps eager execution on (TPU/Estimator scripts need it) unless the
   runner was started with `--graph-mode` (Session scripts), and says so once.
@@ -18,6 +19,8 @@ code (the compat runner does; `with installed()` in a test process does not).
 """
 
 from __future__ import annotations
+
+import functools
 
 import tensorflow as tf
 
@@ -35,6 +38,40 @@ def apply_tf1_behavior() -> None:
     tf.compat.v1.disable_tensor_equality()
     accept_tf1_optimizers_in_compile()
     serve_keras2_names()
+    keras_summary_on_v2_shapes()
+
+
+def keras_summary_on_v2_shapes():
+    """Keras 3's `Model.summary` runs with v2 TensorShapes, whatever the process has.
+
+    Keras 3 is written for v2 shapes: its TF Variable's `shape` is a `tf.TensorShape`, and
+    summary_utils.weight_memory_size multiplies its dimensions and divides by 8. Under the v1
+    shapes the runner switches on, those are `Dimension`s and `Dimension / 8` raises ("please use
+    // instead"), so `model.summary()`, in nearly every Keras notebook, stopped the program
+    (training-data-analyst's 01_MNIST_TPU_Keras of 2018 under the runner). The summary reads
+    shapes only to print them; the program's own code keeps v1 shapes. Idempotent.
+    """
+    import keras
+    from tensorflow.python.framework import tensor_shape
+
+    owner = next(klass for klass in keras.Model.__mro__ if "summary" in vars(klass))
+    original = owner.summary
+    if getattr(original, "_estimator_bridge", False):
+        return
+
+    @functools.wraps(original)
+    def summary(self, *args, **kwargs):
+        v1 = tensor_shape._TENSORSHAPE_V2_OVERRIDE is False  # None: the default, v2 in TF 2.x
+        if v1:
+            tf.compat.v1.enable_v2_tensorshape()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            if v1:
+                tf.compat.v1.disable_v2_tensorshape()
+
+    summary._estimator_bridge = True
+    owner.summary = summary
 
 
 def enter_graph_mode() -> None:

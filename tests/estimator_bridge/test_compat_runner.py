@@ -249,3 +249,22 @@ def test_dash_m_runs_a_module_as_main(tmp_path):
 def test_usage_errors_exit_2(arguments, message, capsys):
     assert run.main(arguments) == 2
     assert message in capsys.readouterr().err
+
+
+def test_keras_summary_runs_under_the_runners_v1_shapes_and_leaves_them_on(tmp_path):
+    """training-data-analyst's 01_MNIST_TPU_Keras of 2018 calls model.summary() after compile;
+    under the runner Keras 3's summary_utils divided a v1 `Dimension` by 8 and raised TypeError
+    ("please use // instead"). The program's own shapes stay v1 after the summary."""
+    path = script(tmp_path, """
+        import tensorflow as tf
+
+        l = tf.keras.layers
+        model = tf.keras.Sequential([l.Reshape(input_shape=(28 * 28,), target_shape=(28, 28, 1)),
+                                     l.Conv2D(4, 3), l.Flatten(), l.Dense(3)])
+        model.summary()
+        print("dimension value", tf.zeros([2, 5]).shape[-1].value)
+        """)
+    completed = run_through_runner(path, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "Total params: 8,155" in completed.stdout  # TF 1.15's summary counts the same
+    assert "dimension value 5" in completed.stdout
