@@ -95,6 +95,7 @@ class _EstimatorBase:
         self._warm_start_settings = None
         self._init_from_checkpoint = {}  # mode -> Assignments recorded in the build pass
         self._restore_names = {}  # mode -> {variable name: checkpoint name} of its scaffold Saver
+        self._warm_started_in_build = {}  # mode -> a scaffold init op ran after the warm starts
 
     # ---- public properties ---------------------------------------------------------------
     model_dir = property(lambda self: self._model_dir)
@@ -198,12 +199,18 @@ class _EstimatorBase:
         if self._config.tf_random_seed is not None and not self._built_modes:
             tf.random.set_seed(self._config.tf_random_seed)
         with warm_start.recording() as init_from_checkpoint:
-            self._restore_names[mode] = build.build_variables(
+            built = build.build_variables(
                 cache=self._cache,
                 model_function=self._model_function(mode, data.per_replica_batch_size),
                 element_spec=data.element_spec, has_labels=data.has_labels,
-                tf_random_seed=self._config.tf_random_seed)
+                tf_random_seed=self._config.tf_random_seed,
+                warm_start_values=lambda graph_variables: warm_start.values_of(
+                    settings=self._warm_start_settings, recorded=init_from_checkpoint,
+                    variables=graph_variables))
+        self._restore_names[mode] = built.restore_names
+        # A scaffold init op ran after the warm starts (build.py): its values are the start.
         self._init_from_checkpoint[mode] = init_from_checkpoint
+        self._warm_started_in_build[mode] = built.warm_started
         self._built_modes.add(mode)
 
     def _model_variables(self):
@@ -216,6 +223,8 @@ class _EstimatorBase:
         (warm_start_from), and `init_from_checkpoint` in model_fn overrides the initializers
         of that mode's graph: a fresh model_dir evaluates/predicts the warm-started weights.
         """
+        if self._warm_started_in_build.get(mode):
+            return  # already part of the initial values, before the scaffold's init_op
         warm_start.apply(settings=self._warm_start_settings,
                          recorded=self._init_from_checkpoint.get(mode, []),
                          variables=self._model_variables(), strategy=self._deployment.strategy)

@@ -61,16 +61,27 @@ def _check_loss(loss, mode):
 _SESSION_SCAFFOLD_FIELDS = ("init_op", "init_feed_dict", "init_fn", "ready_op",
                             "ready_for_local_init_op", "local_init_op", "local_init_feed_dict",
                             "summary_op", "saver", "copy_from_scaffold")
+# Of those, what TF1's SessionManager ran once on a fresh model_dir, before any step: the bridge
+# runs them in the build pass's graph (runtime/scaffold_init.py) when scaffold_fn returns them.
+SESSION_INIT_FIELDS = ("init_op", "init_feed_dict", "init_fn")
 
 
-def check_scaffold(scaffold, where, mode=None):
+def check_scaffold(scaffold, where, mode=None, *, session_init=False):
     """An empty `tf.compat.v1.train.Scaffold()` is accepted; so is `Scaffold(saver=Saver(...))`
-    when evaluating or predicting; any other field set raises.
+    when evaluating or predicting, and, with `session_init`, `init_op`/`init_feed_dict`/
+    `init_fn`; any other field set raises.
 
     TF1's evaluate()/predict() restored the checkpoint with the scaffold's Saver: a Saver built
     on `{checkpoint name: variable}` (tensorflow/tpu's EfficientNet/MnasNet/ResNet, google-research
     UDA: `Saver(ema.variables_to_restore())`) loads the exponential moving averages into the
     model's variables. The bridge reproduces that restore from the returned map.
+
+    `session_init` is True for a TPUEstimatorSpec's scaffold_fn: TF1 called it once per graph, so
+    the ops it builds (google-research/simclr's `init_op` zeroing a head after
+    `global_variables_initializer()`, google-research/rigl's `init_fn` running a mask assigner)
+    ran only in the Session's initialisation; the bridge calls scaffold_fn in the build pass only
+    and runs them there (runtime/scaffold_init.py). An EstimatorSpec's scaffold is built by
+    model_fn itself, in every traced step, where such ops would run at every step: refused.
 
     Returns:
       `{checkpoint name: variable}` of such a Saver (a Saver over a list or all variables
@@ -83,7 +94,8 @@ def check_scaffold(scaffold, where, mode=None):
     if scaffold is None:
         return None
     given = [name for name in _SESSION_SCAFFOLD_FIELDS
-             if getattr(scaffold, "_" + name, None) is not None]
+             if getattr(scaffold, "_" + name, None) is not None
+             and not (session_init and name in SESSION_INIT_FIELDS)]
     restoring = mode in (ModeKeys.EVAL, ModeKeys.PREDICT)
     if given == ["saver"] and restoring:
         return _saver_restore_map(scaffold._saver, where)  # pylint: disable=protected-access
@@ -92,13 +104,26 @@ def check_scaffold(scaffold, where, mode=None):
         saver_note = (" A Saver is honoured when evaluating and predicting (it only restores "
                       "there); in training the bridge saves and restores every variable under "
                       "its own name." if "saver" in given else "")
+        init_note = (" init_op, init_feed_dict and init_fn are run once on a fresh model_dir "
+                     "when a TPUEstimatorSpec's scaffold_fn returns them (not from an "
+                     "EstimatorSpec's scaffold, which model_fn builds in every step)."
+                     if any(name in SESSION_INIT_FIELDS for name in given) else "")
         raise NotImplementedError(
             f"{where}: Scaffold({fields}) is not supported by estimator_bridge in mode "
             f"{mode!r}: these fields configure the TF1 Session (its init ops, "
             "init_fn(scaffold, session), Saver), and the bridge runs the model without a "
-            f"Session.{saver_note} To run: load pretrained weights with "
+            f"Session.{saver_note}{init_note} To run: load pretrained weights with "
             "tf.compat.v1.train.init_from_checkpoint inside model_fn or scaffold_fn (or "
             "warm_start_from=...) and return tf.compat.v1.train.Scaffold() or no scaffold.")
+    return None
+
+
+def session_init_of(scaffold):
+    """The scaffold itself when it sets init_op, init_feed_dict or init_fn, else None."""
+    if scaffold is None:
+        return None
+    if any(getattr(scaffold, "_" + name, None) is not None for name in SESSION_INIT_FIELDS):
+        return scaffold
     return None
 
 

@@ -200,6 +200,7 @@ class _Reads:
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
         self._lines: dict[str, set[int]] | None = None
+        self._attributes: dict[str, set[str]] = {}
 
     def lines(self, name: str) -> list[int]:
         if self._lines is None:
@@ -207,7 +208,14 @@ class _Reads:
             for node in ast.walk(self.tree):
                 if type(node) is ast.Name and type(node.ctx) is ast.Load:
                     self._lines.setdefault(node.id, set()).add(node.lineno)
+                elif type(node) is ast.Attribute and type(node.value) is ast.Name:
+                    self._attributes.setdefault(node.value.id, set()).add(node.attr)
         return sorted(self._lines.get(name, ()))
+
+    def attributes(self, name: str) -> list[str]:
+        """The attributes read directly on `name` (`name.X`), sorted."""
+        self.lines(name)
+        return sorted(self._attributes.get(name, ()))
 
 
 def line_map(original: str, output: str) -> list[int]:
@@ -346,10 +354,27 @@ def _compat_v1_hint(missing: str) -> str | None:
     return f"use `{_display(compat)}`: TensorFlow 2 keeps the TF 1.x name there"
 
 
+def _members_hint(ref: Reference, reads: _Reads, most: int = 3) -> str:
+    """For a module import without a hint of its own (`from tensorflow.contrib import image`): the
+    replacement of each member the file still reads through it (`contrib_image.rotate` ->
+    tfa.image.rotate ...), so the import line's error names what to write instead (tensorflow/moonlight
+    glyph_patches.py, heldout3: 'rewrite or delete this import' named nothing)."""
+    if not ref.bound:
+        return ""
+    members = reads.attributes(ref.bound)
+    named = [(member, hint_for(f"{ref.name}.{member}")) for member in members]
+    named = [(member, hint) for member, hint in named if hint]
+    if not named:
+        return ""
+    shown = "; ".join(f"`{ref.bound}.{member}` -> {hint}" for member, hint in named[:most])
+    more = f" (and {len(named) - most} more)" if len(named) > most else ""
+    return f"rewrite its uses, then delete this import: {shown}{more}"
+
+
 def _import_finding(ref: Reference, verdict: Verdict, line: int, reads: _Reads) -> Finding:
     """MIG306 on an import line, naming what still uses the name it binds."""
     uses = reads.lines(ref.bound) if ref.bound else []
-    hint = hint_for(ref.name) or "rewrite or delete this import"
+    hint = hint_for(ref.name) or _members_hint(ref, reads) or "rewrite or delete this import"
     if uses:  # a count, not line numbers: --annotate's markers must read the same after lines shift
         hint += f"; `{ref.bound}` is still used on {len(uses)} line{'s' if len(uses) > 1 else ''} of this file"
     else:

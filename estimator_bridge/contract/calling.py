@@ -19,7 +19,10 @@ import inspect
 
 import tensorflow as tf
 
-from estimator_bridge.spec import EstimatorSpec, TPUEstimatorSpec, check_scaffold
+from tensorflow.python.framework.func_graph import FuncGraph
+
+from estimator_bridge.spec import (EstimatorSpec, TPUEstimatorSpec, check_scaffold,
+                                   session_init_of)
 
 _MODEL_FN_ARGS = {"features", "labels", "mode", "params", "config", "self"}
 
@@ -141,6 +144,8 @@ class ModelOutputs:
       spec: the spec model_fn returned.
       restore_map: `{checkpoint name: variable}` of the scaffold's Saver (evaluation and
         prediction restore through it, as TF1's did), or None.
+      session_init: the Scaffold scaffold_fn returned when it sets init_op/init_feed_dict/
+        init_fn (the build pass runs them: runtime/scaffold_init.py), else None.
     """
 
     loss: object
@@ -152,6 +157,7 @@ class ModelOutputs:
     hooks: tuple
     spec: object
     restore_map: dict | None = None
+    session_init: object = None
 
 
 class ModelFunction:
@@ -193,15 +199,17 @@ class ModelFunction:
 def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext, *,
                is_chief=True) -> ModelOutputs:
     if isinstance(spec, TPUEstimatorSpec):
-        restore_map = None
-        if spec.scaffold_fn is not None:
+        restore_map = session_init = None
+        if spec.scaffold_fn is not None and not _in_traced_function():
             with around_user_code():  # BERT: init_from_checkpoint in scaffold_fn
-                restore_map = check_scaffold(spec.scaffold_fn(),
-                                             "the Scaffold returned by scaffold_fn", mode)
+                scaffold = spec.scaffold_fn()
+            restore_map = check_scaffold(scaffold, "the Scaffold returned by scaffold_fn", mode,
+                                         session_init=True)
+            session_init = session_init_of(scaffold)
         hooks = {"train": spec.training_hooks, "eval": spec.evaluation_hooks,
                  "infer": spec.prediction_hooks}[mode]
         return ModelOutputs(spec.loss, spec.train_op, spec.eval_metrics, None, spec.host_call,
-                            spec.predictions, tuple(hooks), spec, restore_map)
+                            spec.predictions, tuple(hooks), spec, restore_map, session_init)
     if isinstance(spec, EstimatorSpec) or _looks_like_estimator_spec(spec):
         restore_map = check_scaffold(getattr(spec, "scaffold", None),
                                      "EstimatorSpec(scaffold=...)", mode)
@@ -216,6 +224,17 @@ def _normalise(spec, mode, model_fn, around_user_code=contextlib.nullcontext, *,
     raise TypeError(
         f"model_fn ({getattr(model_fn, '__name__', model_fn)}) returned {type(spec).__name__} "
         f"{spec!r:.200}; it must return estimator_bridge.TPUEstimatorSpec or EstimatorSpec.")
+
+
+def _in_traced_function() -> bool:
+    """model_fn is being traced into a step (a FuncGraph), not built in a plain graph.
+
+    TF1 called scaffold_fn once per graph, so what it builds (a Saver, an init_op's assigns)
+    never ran in a step. The bridge calls it where the graph is plain: the build pass of each
+    mode (which keeps its Saver's restore map and runs its init ops once) and export; a traced
+    step never calls it, or its assigns would run at every step.
+    """
+    return isinstance(tf.compat.v1.get_default_graph(), FuncGraph)
 
 
 def _looks_like_estimator_spec(spec) -> bool:

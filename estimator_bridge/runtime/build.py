@@ -10,9 +10,11 @@ inside a replica thread (MirroredStrategy cannot lift such initialisers; docs/ar
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import tensorflow as tf
 
-from estimator_bridge.runtime import initial_values
+from estimator_bridge.runtime import initial_values, scaffold_init
 
 
 def _placeholder(spec: tf.TensorSpec):
@@ -22,8 +24,21 @@ def _placeholder(spec: tf.TensorSpec):
     return tf.compat.v1.placeholder(spec.dtype, shape)
 
 
+class BuildResult(NamedTuple):
+    """What the build pass of one mode leaves besides the variables.
+
+    restore_names: `{variable name: checkpoint name}` of the mode's scaffold Saver (by the
+      cache's names), or None: how this mode restores a checkpoint.
+    warm_started: the initial values already include the warm starts (a scaffold's init_op ran
+      after them, scaffold_init.py): they must not be applied again.
+    """
+
+    restore_names: dict | None
+    warm_started: bool
+
+
 def build_variables(*, cache, model_function, element_spec, has_labels,
-                    tf_random_seed=None) -> dict | None:
+                    tf_random_seed=None, warm_start_values=None) -> BuildResult:
     """Runs model_fn (in its bound mode) on placeholders and creates the variables it asks for.
 
     Args:
@@ -33,10 +48,8 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
         (inputs.per_replica_spec).
       tf_random_seed: RunConfig.tf_random_seed, the graph-level seed of the build graph (TF1
         set it on the graph model_fn built).
-
-    Returns:
-      `{variable name: checkpoint name}` of the mode's scaffold Saver (calling.ModelOutputs.
-      restore_map, by the cache's names), or None: how this mode restores a checkpoint.
+      warm_start_values: `({name: graph variable}) -> {name: value}` of the mode's warm starts
+        (warm_start.values_of), read only when scaffold_fn returned an init_op/init_fn.
     """
     features_spec, labels_spec = element_spec
     with tf.Graph().as_default() as graph:
@@ -50,7 +63,16 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
             outputs = model_function(features, labels)
         # TF1 computed initial values in this graph (its init op): initial_values.py says why.
         values = initial_values.evaluate_in_graph(graph, cache.missing(recorded))
+        scaffold = getattr(outputs, "session_init", None)
+        if scaffold is not None:
+            graph_variables = {key: variable for key, _, variable in recorded}
+            starting = dict(values)
+            if warm_start_values is not None:
+                starting.update(warm_start_values(graph_variables))
+            values = scaffold_init.run(scaffold, graph_variables, starting)
     cache.create_recorded(recorded, values)
-    if not getattr(outputs, "restore_map", None):
-        return None
-    return {cache.name_of(variable): stored for stored, variable in outputs.restore_map.items()}
+    restore_names = None
+    if getattr(outputs, "restore_map", None):
+        restore_names = {cache.name_of(variable): stored
+                         for stored, variable in outputs.restore_map.items()}
+    return BuildResult(restore_names, warm_started=scaffold is not None)

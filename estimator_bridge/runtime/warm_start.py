@@ -209,15 +209,14 @@ def _read_assignments(assignments) -> dict:
     return values
 
 
-def apply(*, settings, recorded, variables: dict, strategy) -> list:
-    """Assigns warm-start values to the model's variables; returns the names warm-started.
+def values_of(*, settings, recorded, variables: dict) -> dict:
+    """{TF1 name: value} the warm starts give (init_from_checkpoint's, then the settings').
 
     Args:
       settings: WarmStartSettings or None.
       recorded: Assignments from init_from_checkpoint calls in model_fn.
-      variables: TF1 name -> the model's variables.
-      strategy: their tf.distribute strategy (assignment in cross-replica context updates
-        every replica).
+      variables: TF1 name -> the model's variables (or the build graph's: only names, shapes,
+        dtypes and trainability are read).
     """
     values = {}
     unknown = [a.variable_name for a in recorded if a.variable_name not in variables]
@@ -228,6 +227,20 @@ def apply(*, settings, recorded, variables: dict, strategy) -> list:
     values.update(_read_assignments(recorded))
     if settings is not None:
         values.update(_warm_start_values(settings, variables))
+    return values
+
+
+def apply(*, settings, recorded, variables: dict, strategy) -> list:
+    """Assigns warm-start values to the model's variables; returns the names warm-started.
+
+    Args:
+      settings: WarmStartSettings or None.
+      recorded: Assignments from init_from_checkpoint calls in model_fn.
+      variables: TF1 name -> the model's variables.
+      strategy: their tf.distribute strategy (assignment in cross-replica context updates
+        every replica).
+    """
+    values = values_of(settings=settings, recorded=recorded, variables=variables)
     with strategy.scope():
         for name, value in values.items():
             variable = variables[name]

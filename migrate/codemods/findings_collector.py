@@ -16,7 +16,7 @@ from migrate.codemods.base import dotted_name, unsupported_keywords
 from migrate.codemods.registry import Codemod, unsupported_table
 from migrate.findings import Finding, Location
 from migrate.positions import starts
-from migrate.tables.hints import hint_for
+from migrate.tables.hints import argument_hint, hint_for
 from migrate.resolve import canonical, longest_prefix
 from migrate.tables.entries import Unsupported
 
@@ -91,7 +91,8 @@ class FindingCollector:
                 self.report(node, "MIG201",
                             f"`{display(claim.key)}` is called with {', '.join(_argument(k) for k in blocked)}, "
                             f"which `{target}` does not accept; call left unchanged",
-                            f"drop or translate the argument by hand, then spell the call `{target}`")
+                            argument_hint(claim.key, blocked)
+                            or f"drop or translate the argument by hand, then spell the call `{target}`")
             return
         if unsupported is not None:
             entry: Unsupported = unsupported.entry

@@ -8,6 +8,7 @@ instead, or what the program loses when there is nothing to write; it never says
 from __future__ import annotations
 
 from migrate.resolve import canonical, longest_prefix
+from migrate.tables.contrib import CONTRIB as _CONTRIB
 from migrate.tables.contrib import UNSUPPORTED as _CONTRIB_UNSUPPORTED
 
 _RNN = ("tf.keras.layers.LSTMCell / GRUCell / SimpleRNNCell in tf.keras.layers.RNN (other variable names: "
@@ -36,10 +37,6 @@ HINTS = {
         f"'.*' + s + ':') (no ':' added when s holds one)")
        for name, target in (("variables", "global_variables"), ("trainable_variables", "trainable_variables"),
                             ("local_variables", "local_variables"), ("model_variables", "model_variables"))},
-    "tensorflow.contrib.framework.list_variables": "tf.train.list_variables(checkpoint)",
-    "tensorflow.contrib.framework.load_checkpoint": "tf.train.load_checkpoint(checkpoint)",
-    "tensorflow.contrib.framework.load_variable": "tf.train.load_variable(checkpoint, name)",
-    "tensorflow.contrib.eager.in_eager_mode": "tf.executing_eagerly()",
     "tensorflow.python.util.nest.is_sequence": "tf.nest.is_nested (the same check, renamed in TF 2)",
     "tensorflow.contrib.eager.num_gpus": "len(tf.config.list_physical_devices('GPU'))",
     "tensorflow.contrib.keras": "tf.keras (same names; Keras 3 behind it)",
@@ -64,7 +61,8 @@ HINTS = {
         f"tf_slim.layers.{name} (pip install tf_slim tf-keras; TF 1.15's contrib.layers code, same arguments and "
         "variable names in TF1 graphs on TF 2.21)") for name in (
         "fully_connected", "conv2d", "conv2d_transpose", "separable_conv2d", "avg_pool2d", "max_pool2d",
-        "dropout", "repeat", "stack", "one_hot_encoding", "bias_add")},
+        "dropout", "repeat", "stack", "one_hot_encoding", "bias_add")
+        if f"tensorflow.contrib.layers.{name}" not in _CONTRIB},  # the rest are rewritten (contrib_layers.py)
     "tensorflow.contrib.layers.batch_norm": (
         "estimator_bridge.layers.batch_normalization(x, momentum=decay, scale=False, training=is_training) with "
         "contrib's defaults written out (decay 0.999, scale False; tf.layers' are 0.99 and True); its variables are "
@@ -200,6 +198,15 @@ HINTS = {
                                         "loses: Keras layers called without training= (Dropout, BatchNormalization) "
                                         "no longer follow it and run in inference mode; pass training=True/False "
                                         "where the model or layer is called",
+    # heldout4: CyberZHG/keras-bert's 2019 TPU notebooks initialise variables through Keras' session.
+    "keras.backend.get_session": "nothing in TF 2: Keras 3 runs eagerly and creates its variables initialised, so "
+                                 "delete `sess = K.get_session()` and the `sess.run(...initializer...)` lines that "
+                                 "follow it; TF1 graph code that still needs a session makes its own "
+                                 "(`tf.compat.v1.Session()`)",
+    # heldout4: openai/baselines acktr/kfac.py (tf.batch_svd: TF 0.12's name of the batched SVD).
+    "tensorflow.batch_svd": "tf.linalg.svd(tensor): the same batched op (TF 1.0 renamed batch_svd to svd), "
+                            "returning s, u, v in the same order; pass compute_uv / full_matrices by keyword "
+                            "(batch_svd's second parameter was compute_uv, svd's is full_matrices)",
     "keras.backend.learning_phase": "pass training=True/False explicitly where the model is called "
                                     "(Keras 3 has no global learning phase)",
     "keras.layers.DenseFeatures": "tf.keras.layers.FeatureSpace or tf.compat.v1.feature_column.input_layer "
@@ -238,6 +245,23 @@ HINTS = {
     "tensorflow.estimator": "estimator_bridge (TPUEstimator, Estimator, EstimatorSpec, RunConfig, ModeKeys, "
                             "hooks, export outputs)",
 }
+
+
+# Arguments a rewrite target does not take (MIG201): what to write instead, keyed by the TF1 name
+# and the argument.
+ARGUMENT_HINTS = {
+    # heldout4: mlperf/training_results_v0.5 mask_rcnn_main.py, TPUStrategy(resolver, steps_per_run=1).
+    **{(name, "steps_per_run"): (
+        "drop `steps_per_run=`: tf.distribute.TPUStrategy(resolver) runs what each call gives it; N steps per TPU "
+        "execution are model.compile(steps_per_execution=N) in Keras, or N strategy.run(step_fn, ...) calls in a "
+        "loop inside one tf.function in a custom loop (steps_per_run=1 needs nothing)")
+        for name in ("tensorflow.contrib.distribute.TPUStrategy", "tensorflow.distribute.experimental.TPUStrategy")},
+}
+
+
+def argument_hint(name: str, arguments: list[str]) -> str:
+    """What to write instead of the arguments `name`'s target lacks, or '' when none is recorded."""
+    return "; ".join(hint for argument in arguments if (hint := ARGUMENT_HINTS.get((canonical(name), argument))))
 
 
 def hint_for(name: str) -> str:

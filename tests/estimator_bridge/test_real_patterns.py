@@ -462,6 +462,7 @@ def test_contrib_layer_functions_and_nadam_train_as_in_tf115(tmp_path):
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
 
+
 # ---- model.ckpt-N.meta beside every checkpoint (google-research/albert, 2020) -----------------
 
 def test_the_best_checkpoint_copied_with_its_meta_restores_as_in_tf115(tmp_path):
@@ -476,3 +477,63 @@ def test_the_best_checkpoint_copied_with_its_meta_restores_as_in_tf115(tmp_path)
     for side in ("runner", "migrated"):
         assert_same_numbers(results[side].result, oracle, side)
 
+
+# ---- Scaffold(init_op=...) / Scaffold(init_fn=...) from scaffold_fn (simclr, rigl) ------------
+
+@pytest.mark.parametrize("init", ["init_op", "init_fn", "none"])
+def test_a_scaffold_s_init_op_and_init_fn_run_once_on_a_fresh_model_dir_as_in_tf115(tmp_path, init):
+    """google-research/simclr's fine-tuning (`--zero_init_logits_layer`) returns
+    `Scaffold(init_op=...)` from scaffold_fn, google-research/rigl `Scaffold(init_fn=...)`: both
+    sides refused them (the bridge had no Session). Now they run once in the build pass's graph
+    (runtime/scaffold_init.py): the head starts at zero, the body from the checkpoint (loaded
+    before init_op's assignments: its kernel doubled), a fresh model_dir evaluates the same
+    start, and a resumed train() does not run them again."""
+    results = three_sides("scaffold_init_ops.py", ["--model_dir={model_dir}", f"--init={init}"],
+                          tmp_path)
+    oracle = results["oracle"].result
+    if init == "init_op":
+        pretrained = np.asarray(oracle["pretrained_kernel"])
+        head = np.asarray(oracle["after_one_step"]["head_supervised/dense/kernel"])
+        assert np.abs(head).max() < 0.5  # one step from zero, not a glorot draw
+        assert not np.allclose(oracle["after_one_step"]["body/hidden/kernel"], pretrained)
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
+
+# ---- tf.contrib.layers.batch_norm in a 2018-style ResNet block ---------------------------------
+
+def test_contrib_batch_norm_resnet_block_trains_and_evaluates_as_in_tf115(tmp_path):
+    """contrib batch_norm(is_training=mode == TRAIN, fused=True) with its updates in UPDATE_OPS
+    under the train_op's control dependency, an in-place (updates_collections=None) batch_norm
+    with a tensor is_training as conv2d's normalizer_fn, separable_conv2d, bias_add: TF 1.15's
+    checkpoint names (`block1/BatchNorm_1/moving_mean`, `initial_conv/BatchNorm/gamma`,
+    `sep/depthwise_weights`, `BiasAdd/biases`), 4 trained steps and the evaluation (moving
+    statistics) agree on every side. Before compat/contrib_batch_norm.py the runner refused
+    tf.contrib.layers.batch_norm and the codemod reported it (MIG301)."""
+    results = three_sides("contrib_batch_norm_resnet.py", ["--model_dir={model_dir}"], tmp_path)
+    oracle = results["oracle"].result
+    for name in ("block1/BatchNorm_1/moving_mean", "initial_conv/BatchNorm/gamma",
+                 "sep/depthwise_weights", "BiasAdd/biases"):
+        assert name in oracle["variables"], name
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
+
+def test_contrib_batch_norm_runs_on_two_emulated_tpu_cores_with_tf115_names(tmp_path):
+    """The same program on 2 emulated TPU cores: the fused and in-place paths assign their moving
+    statistics inside each replica (the in-place one under tf.cond), which a mirrored variable
+    refuses ("merge_call called while defining a new graph"); per-replica (ON_READ/MEAN) moving
+    statistics, as the bridge's tf.layers.batch_normalization keeps them, train, and the
+    checkpoint holds TF 1.15's names and shapes."""
+    oracle = run_side("oracle", PATTERNS / "contrib_batch_norm_resnet.py",
+                      ["--model_dir={model_dir}"], tmp_path)
+    assert oracle.returncode == 0, oracle.stderr[-3000:]
+    tpu_args = ["--model_dir={model_dir}", "--use_tpu=true", "--num_shards=2"]
+    for side in ("runner", "migrated"):
+        result = run_side(side, PATTERNS / "contrib_batch_norm_resnet.py", tpu_args, tmp_path,
+                          emulated_cores=2)
+        assert result.returncode == 0, f"{side} failed:\n{result.stderr[-3000:]}"
+        shapes = {name: np.shape(value) for name, value in result.result["variables"].items()}
+        assert shapes == {name: np.shape(value)
+                          for name, value in oracle.result["variables"].items()}, side
+        assert np.isfinite(result.result["eval_loss"]), side

@@ -399,6 +399,28 @@ def test_names_without_a_rewrite_from_heldout3_name_their_replacement(line, code
     assert all(hint in finding.hint for finding in reported), [finding.hint for finding in reported]
 
 
+HELDOUT4_HINTS = [
+    # tensorflow/moonlight glyph_patches.py (heldout3): a module import whose members have no rewrite
+    # named nothing on its import line ("rewrite or delete this import")
+    ("from tensorflow.contrib import image as contrib_image\ny = contrib_image.rotate(x, 0.5)", "MIG306",
+     "`contrib_image.rotate` -> tfa.image.rotate("),
+    ("from tensorflow.contrib import estimator as contrib_estimator\ne = contrib_estimator.add_metrics(est, f)",
+     "MIG306", "`contrib_estimator.add_metrics` -> wrap the model_fn"),
+    # heldout4: CyberZHG/keras-bert TPU notebooks, openai/baselines acktr/kfac.py, mlperf v0.5 mask_rcnn_main.py
+    ("import tensorflow.keras.backend as K\nsess = K.get_session()", "MIG305", "delete `sess = K.get_session()`"),
+    ("s, u, v = tf.batch_svd(m)", "MIG305", "tf.linalg.svd(tensor)"),
+    ("s = tf.contrib.distribute.TPUStrategy(r, steps_per_run=1)", "MIG201", "model.compile(steps_per_execution=N)"),
+]
+
+
+@pytest.mark.parametrize("line, code, hint", HELDOUT4_HINTS, ids=[case[2] for case in HELDOUT4_HINTS])
+def test_names_without_a_rewrite_from_heldout4_name_their_replacement(line, code, hint):
+    _, findings = migrate_text("import tensorflow as tf\n" + line + "\n", "module.py")
+    reported = [finding for finding in findings if finding.code == code]
+    assert reported, [(f.code, f.message) for f in findings]
+    assert all(hint in finding.hint for finding in reported), [finding.hint for finding in reported]
+
+
 def test_a_name_reached_through_an_alias_is_also_named_in_full():
     # tensorflow/benchmarks variable_mgr_util.py (heldout3): once the hint named the replacement
     # (tf.IndexedSlices), nothing in the finding said which `ops` the file meant
