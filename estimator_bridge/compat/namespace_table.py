@@ -264,7 +264,8 @@ MODULES = {
         fallbacks=("unsupported-attribute:contrib_slim",),
     ),
     "tensorflow.contrib.layers": Module(
-        doc="`tf.contrib.layers`: initializers, regularizers and layer_norm.",
+        doc="`tf.contrib.layers`: initializers, regularizers, layer_norm and TF 1.15's layer "
+            "functions (compat/contrib_layers.py, contrib_batch_norm.py: the codemod's table).",
         entries={
             "xavier_initializer": "compat:contrib_helpers.xavier_initializer",
             "xavier_initializer_conv2d": "compat:contrib_helpers.xavier_initializer",
@@ -272,7 +273,6 @@ MODULES = {
             "l1_regularizer": "compat:contrib_helpers.l1_regularizer",
             "l2_regularizer": "compat:contrib_helpers.l2_regularizer",
             "layer_norm": "compat:contrib_helpers.layer_norm",
-            "flatten": "bridge:layers.flatten",
         },
         fallbacks=("unsupported-attribute:contrib_layers",),
     ),
@@ -441,7 +441,7 @@ UNSUPPORTED = {
         "InputPipelineConfig in tf.estimator.tpu."),
     "contrib": (
         "tf.contrib was removed in TF 2.0; the compat runner provides tf.contrib.tpu, "
-        "cluster_resolver, data, layers (initializers, regularizers, layer_norm), summary, "
+        "cluster_resolver, data, layers (initializers, regularizers, layer functions), summary, "
         "framework (global step, checkpoints, nest) and training.HParams. Run "
         "`estimator-migrate` to rewrite the rest."),
     "contrib_tpu": (
@@ -451,8 +451,10 @@ UNSUPPORTED = {
     "contrib_data": (
         "this tf.contrib.data name has no tf.data.experimental equivalent."),
     "contrib_layers": (
-        "the compat runner provides xavier_initializer, variance_scaling_initializer, "
-        "l1_regularizer, l2_regularizer, layer_norm and flatten from tf.contrib.layers."),
+        "the compat runner provides from tf.contrib.layers the initializers and regularizers "
+        "(xavier, variance_scaling, l1, l2), layer_norm, batch_norm, the convolutions (incl. "
+        "separable_conv2d, conv2d_in_plane, transposes), fully_connected, bias_add, "
+        "instance_norm, pooling, dropout, flatten, one_hot_encoding, repeat and stack."),
     "contrib_summary_db": (
         "tf.contrib.summary.create_db_writer (SQLite summaries) was removed from TensorFlow; use "
         "create_file_writer."),

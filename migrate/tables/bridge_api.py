@@ -57,6 +57,7 @@ BRIDGE_API = frozenset({
     "compat.contrib_optimizers.NadamOptimizer",
     # tf.contrib.layers' layer functions (TF 1.15's code on the bridge's TF1 layers, oracle-tested)
     *(f"compat.contrib_layers.{name}" for name in CONTRIB_LAYERS),
+    "compat.contrib_batch_norm.batch_norm",
     # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)
     *(f"compat.contrib_arg_scope.{name}" for name in (
         "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",

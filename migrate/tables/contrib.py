@@ -36,7 +36,9 @@ _ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope"
 CONTRIB_LAYERS = ("convolution", "convolution1d", "convolution2d", "convolution3d", "conv1d", "conv2d", "conv3d",
                    "convolution2d_transpose", "convolution3d_transpose", "conv2d_transpose", "conv3d_transpose",
                    "fully_connected", "linear", "relu", "relu6", "elu", "instance_norm", "max_pool2d",
-                   "max_pool3d", "avg_pool2d", "avg_pool3d", "dropout")
+                   "max_pool3d", "avg_pool2d", "avg_pool3d", "dropout", "bias_add", "flatten",
+                   "one_hot_encoding", "repeat", "stack", "separable_conv2d", "separable_convolution2d",
+                   "conv2d_in_plane", "convolution2d_in_plane")
 
 # tf.contrib.training's create_train_op and gradient helpers (estimator_bridge/compat/contrib_training.py).
 _TRAIN_OP = ("create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
@@ -246,8 +248,6 @@ CONTRIB = {
     "tensorflow.contrib.stateless.stateless_random_normal": Replacement("tensorflow.random.stateless_normal"),
     "tensorflow.contrib.stateless.stateless_random_uniform": Replacement("tensorflow.random.stateless_uniform"),
     # (tf.contrib.rnn cells have no target: tf.compat.v1.nn.rnn_cell needs Keras 2 -> MIG301.)
-    # contrib's flatten reshaped to [batch, -1] like tf.layers.flatten (no variables).
-    "tensorflow.contrib.layers.flatten": Replacement("estimator_bridge.layers.flatten"),
     # contrib's layer_norm, bit-identical on current TF with its TF1 variable names (LayerNorm/beta, /gamma).
     "tensorflow.contrib.layers.layer_norm": Replacement("estimator_bridge.layers.layer_norm"),
     # contrib.layers' layer functions: TF 1.15's code on the bridge's TF1 layers, with contrib's
@@ -256,6 +256,10 @@ CONTRIB = {
     # unet3d's conv3d/conv3d_transpose/max_pool3d/instance_norm; oracle fixture contrib/contrib_layers).
     **{f"tensorflow.contrib.layers.{name}": Replacement(f"estimator_bridge.compat.contrib_layers.{name}")
        for name in CONTRIB_LAYERS},
+    # contrib.layers.batch_norm: TF 1.15's three paths (core layer, _fused_batch_norm, legacy) with
+    # its BatchNorm/ names and UPDATE_OPS or in-place updates (compat/contrib_batch_norm.py; oracle
+    # fixture contrib/contrib_batch_norm; 2018-style ResNets' batch_norm(is_training=...)).
+    "tensorflow.contrib.layers.batch_norm": Replacement("estimator_bridge.compat.contrib_batch_norm.batch_norm"),
     "tensorflow.contrib.framework.nest": Replacement("tensorflow.nest"),
     # TF 2 renamed nest's is_sequence to is_nested (the same C++ check: lists, tuples, dicts,
     # namedtuples, attrs; not strings, sets or tensors; measured on TF 1.15 and 2.21).

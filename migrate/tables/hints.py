@@ -8,7 +8,6 @@ instead, or what the program loses when there is nothing to write; it never says
 from __future__ import annotations
 
 from migrate.resolve import canonical, longest_prefix
-from migrate.tables.contrib import CONTRIB as _CONTRIB
 from migrate.tables.contrib import UNSUPPORTED as _CONTRIB_UNSUPPORTED
 
 _RNN = ("tf.keras.layers.LSTMCell / GRUCell / SimpleRNNCell in tf.keras.layers.RNN (other variable names: "
@@ -56,18 +55,6 @@ HINTS = {
                                  "tf.while_loop decoder",
     "tensorflow.contrib.distributions": "tfp.distributions.<name> (tensorflow-probability; the core ones TF 1.15 "
                                         "shared with tf.distributions are rewritten to tf.compat.v1.distributions)",
-    # contrib.layers' model layers: tf_slim.layers is their code (measured with tf_slim 1.1.0 and tf-keras 2.21).
-    **{f"tensorflow.contrib.layers.{name}": (
-        f"tf_slim.layers.{name} (pip install tf_slim tf-keras; TF 1.15's contrib.layers code, same arguments and "
-        "variable names in TF1 graphs on TF 2.21)") for name in (
-        "fully_connected", "conv2d", "conv2d_transpose", "separable_conv2d", "avg_pool2d", "max_pool2d",
-        "dropout", "repeat", "stack", "one_hot_encoding", "bias_add")
-        if f"tensorflow.contrib.layers.{name}" not in _CONTRIB},  # the rest are rewritten (contrib_layers.py)
-    "tensorflow.contrib.layers.batch_norm": (
-        "estimator_bridge.layers.batch_normalization(x, momentum=decay, scale=False, training=is_training) with "
-        "contrib's defaults written out (decay 0.999, scale False; tf.layers' are 0.99 and True); its variables are "
-        "named batch_normalization/ instead of BatchNorm/ (old checkpoints need a name map). "
-        "tf_slim.layers.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers' on TF 2.21"),
     "tensorflow.estimator.inputs.numpy_input_fn": (
         "an input_fn returning tf.data.Dataset.from_tensor_slices((x, y)), shuffled, batched and repeated "
         "(numpy_input_fn fed a TF1 queue: its shuffle order is not reproduced)"),
