@@ -131,20 +131,36 @@ def tf2_marker(text: str, tree: ast.Module | None | object = _UNPARSED) -> tuple
     if not aliases:
         return None
     pattern = re.compile(r"\b(?:%s)((?:\.\w+)+)" % "|".join(map(re.escape, sorted(aliases))))
-    gated = None
+    gated = code_lines = None
     for match in pattern.finditer(text):
         parts = match.group(1)[1:].split(".")
         for end in range(len(parts), 0, -1):
             if ".".join(parts[:end]) in TF2_ONLY:
                 line = text.count("\n", 0, match.start()) + 1
                 if gated is None:
-                    gated = _version_gated_lines(python_tree(text) if tree is _UNPARSED else tree)
+                    tree = python_tree(text) if tree is _UNPARSED else tree
+                    gated, code_lines = _version_gated_lines(tree), _alias_lines(tree, aliases)
+                if code_lines is not None and line not in code_lines:
+                    break  # a comment or a string (an --annotate marker's hint naming tf.distribute...)
                 if not any(first <= line <= last for first, last in gated):
                     return "tf." + ".".join(parts[:end]), line
                 break
     if any(f"{name}(" in text for name in TF2_ONLY_CALLS):
         return _tf2_call(python_tree(text) if tree is _UNPARSED else tree, aliases)
     return None
+
+
+def _alias_lines(tree: ast.Module | None, aliases: set[str]) -> set[int] | None:
+    """Lines where code reads an attribute of a TensorFlow alias (`tf.X`), or None without a tree.
+
+    The name scan above reads text: a TF2-only name in a comment or a string (`# use
+    tf.distribute.TPUStrategy`, or an --annotate marker whose hint names it) made a TF 1.x file TF 2
+    code, so its TF1 names were no longer rewritten to tf.compat.v1 (and --annotate was not
+    idempotent: the second run read its own markers)."""
+    if tree is None:
+        return None
+    return {node.value.lineno for node in ast.walk(tree)
+            if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id in aliases}
 
 
 def _tf2_call(tree: ast.Module | None, aliases: set[str]) -> tuple[str, int] | None:

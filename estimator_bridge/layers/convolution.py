@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import tensorflow as tf
 
 from estimator_bridge.layers.base import (layer_scope, as_input_tensor, check_rank, get_weight,
@@ -153,6 +155,39 @@ def _deconv_output_length(input_length, filter_size, padding, stride):
     return input_length * stride  # 'same'
 
 
+# Keras-1's rank errors, worded differently by Conv2DTranspose and Conv3DTranspose in TF 1.15.
+_TRANSPOSE_RANK_ERRORS = {
+    2: "Inputs should have rank 4. Received input shape: {shape} ({scope})",
+    3: "Inputs should have rank 5, received input shape: {shape} ({scope})",
+}
+
+
+@contextlib.contextmanager
+def _transpose_weights(rank, default_name, inputs, filters, kernel_size, strides, padding,
+                       data_format, use_bias, kernel_initializer, bias_initializer,
+                       kernel_regularizer, bias_regularizer, kernel_constraint, bias_constraint,
+                       trainable, name, reuse, **_):
+    """What conv2d_transpose and conv3d_transpose share before their arithmetic: the normalised
+    arguments, the layer's scope (held open while the caller computes), the rank check, the
+    kernel `size + (filters, in_channels)` and the bias."""
+    inputs = as_input_tensor(inputs, default_name)
+    kernel_size = normalize_tuple(kernel_size, rank, "kernel_size")
+    strides = normalize_tuple(strides, rank, "strides")
+    padding = normalize_padding(padding)
+    data_format = normalize_data_format(data_format)
+    with layer_scope(name, default_name, reuse) as scope:
+        if inputs.shape.rank != rank + 2:
+            raise ValueError(_TRANSPOSE_RANK_ERRORS[rank].format(shape=inputs.shape,
+                                                                 scope=scope.name))
+        input_dim = _input_channels(inputs, data_format, scope.name)
+        dtype = weights_dtype(inputs, default_name)
+        kernel = get_weight("kernel", list(kernel_size) + [filters, input_dim], dtype,
+                             kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
+        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
+                     bias_constraint)
+        yield inputs, kernel_size, strides, padding, data_format, kernel, bias
+
+
 @keras_arguments
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", activation=None, use_bias=True,
@@ -161,22 +196,9 @@ def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="vali
                      kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
                      reuse=None):
     """`tf.layers.conv2d_transpose`: kernel `(h, w, filters, in_channels)` as in TF1."""
-    inputs = as_input_tensor(inputs, "conv2d_transpose")
-    kernel_size = normalize_tuple(kernel_size, 2, "kernel_size")
-    strides = normalize_tuple(strides, 2, "strides")
-    padding = normalize_padding(padding)
-    data_format = normalize_data_format(data_format)
-    with layer_scope(name, "conv2d_transpose", reuse) as scope:
-        if inputs.shape.rank != 4:
-            raise ValueError(
-                f"Inputs should have rank 4. Received input shape: {inputs.shape} ({scope.name})")
+    with _transpose_weights(2, "conv2d_transpose", **locals()) as (
+            inputs, kernel_size, strides, padding, data_format, kernel, bias):
         channels_first = data_format == "channels_first"
-        input_dim = _input_channels(inputs, data_format, scope.name)
-        dtype = weights_dtype(inputs, "conv2d_transpose")
-        kernel = get_weight("kernel", list(kernel_size) + [filters, input_dim], dtype,
-                             kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
-        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
-                     bias_constraint)
         dynamic_shape = tf.shape(inputs)
         h_axis, w_axis = (2, 3) if channels_first else (1, 2)
         out_height = _deconv_output_length(dynamic_shape[h_axis], kernel_size[0], padding,
@@ -220,22 +242,9 @@ def conv3d_transpose(inputs, filters, kernel_size, strides=(1, 1, 1), padding="v
     output shape in the layer's own data format, the static shape set from the input's, then
     `bias_add` (TF 1.15 passed the 4-D format name, NCHW/NHWC, for these 5-D outputs).
     """
-    inputs = as_input_tensor(inputs, "conv3d_transpose")
-    kernel_size = normalize_tuple(kernel_size, 3, "kernel_size")
-    strides = normalize_tuple(strides, 3, "strides")
-    padding = normalize_padding(padding)
-    data_format = normalize_data_format(data_format)
-    with layer_scope(name, "conv3d_transpose", reuse) as scope:
-        if inputs.shape.rank != 5:
-            raise ValueError(
-                f"Inputs should have rank 5, received input shape: {inputs.shape} ({scope.name})")
+    with _transpose_weights(3, "conv3d_transpose", **locals()) as (
+            inputs, kernel_size, strides, padding, data_format, kernel, bias):
         channels_first = data_format == "channels_first"
-        input_dim = _input_channels(inputs, data_format, scope.name)
-        dtype = weights_dtype(inputs, "conv3d_transpose")
-        kernel = get_weight("kernel", list(kernel_size) + [filters, input_dim], dtype,
-                             kernel_initializer, kernel_regularizer, trainable, kernel_constraint)
-        bias = _bias(use_bias, filters, dtype, bias_initializer, bias_regularizer, trainable,
-                     bias_constraint)
         dynamic_shape = tf.shape(inputs)
         axes = (2, 3, 4) if channels_first else (1, 2, 3)
         lengths = [_deconv_output_length(dynamic_shape[axis], size, padding, stride)

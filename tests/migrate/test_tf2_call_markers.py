@@ -37,3 +37,19 @@ def test_the_shapes_that_decide():
     assert marker("tf.saved_model.load(*arguments)") is None  # cannot tell
     gated = "import tensorflow as tf\nif tf.__version__ >= '2':\n  m = tf.saved_model.load(path)\n"
     assert tf2_marker(gated) is None  # a version-gated TF 2 branch leaves the file TF 1.x
+
+
+def test_a_tf2_only_name_in_a_comment_or_a_string_does_not_make_a_tf1_file_tf2():
+    # heldout4 fixture contrib/import_line_hints: --annotate wrote a marker whose hint names
+    # tf.distribute.TPUStrategy (MIG201 on TPUStrategy(steps_per_run=...)); the second run read the
+    # marker as TF 2 code (MIG101), stopped rewriting tf.global_variables_initializer to tf.compat.v1
+    # and annotated it again. A TF 1.x file whose comment says "use tf.distribute.TPUStrategy" is the same.
+    source = ("import tensorflow as tf\n"
+              "# TODO: tf.distribute.TPUStrategy(resolver) once on TF 2\n"
+              "NOTE = 'tf.distribute.TPUStrategy'\n"
+              "init = tf.global_variables_initializer()\n")
+    assert tf2_marker(source) is None
+    migrated, findings = migrate_text(source, "module.py")
+    assert "init = tf.compat.v1.global_variables_initializer()" in migrated
+    assert "MIG101" not in {finding.code for finding in findings}
+    assert tf2_marker(source + "strategy = tf.distribute.TPUStrategy(r)\n") == ("tf.distribute.TPUStrategy", 5)
