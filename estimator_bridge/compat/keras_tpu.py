@@ -6,6 +6,9 @@ colabs then called `tpu_model.sync_to_cpu()` to get a CPU model for plotting, sa
 (tensorflow/tpu tools/colab/fashion_mnist.ipynb: `cpu_model = tpu_model.sync_to_cpu()`). A Keras 3
 model has no such method (AttributeError); `sync_to_cpu(tpu_model, model)` is what the codemod
 writes instead.
+
+The compat runner serves `tf.contrib.tpu.keras_to_tpu_model` / `TPUDistributionStrategy` from here
+too (below): the same conversion at run time, for the unchanged program.
 """
 
 from __future__ import annotations
@@ -84,3 +87,101 @@ def tpu_model_input(data, model):
         return tf.nest.map_structure(join, parts[0] if len(parts) == 1 else parts)
 
     return dataset.batch(replicas, drop_remainder=True).map(joined)
+
+
+# ---- the compat runner's keras_to_tpu_model (an unchanged TF 1.x program) --------------------------
+
+class TPUDistributionStrategy:
+    """TF 1.15's `tf.contrib.tpu.TPUDistributionStrategy`: the TPU `keras_to_tpu_model` runs on.
+
+    TF 1.15 (contrib/tpu/python/tpu/keras_support.py) held the cluster resolver (None: the local
+    TPU, `TPUClusterResolver('')`); `using_single_core=True` ran on one core of it, which a
+    `tf.distribute.TPUStrategy` has no switch for, so it is refused with what to do.
+    """
+
+    def __init__(self, tpu_cluster_resolver=None, using_single_core=False):
+        if using_single_core:
+            raise NotImplementedError(
+                "TPUDistributionStrategy(using_single_core=True): the compat runner converts the model "
+                "with tf.distribute.TPUStrategy, which uses every core of the TPU. Drop the argument "
+                "(the batch is then split over the cores), or run the model without keras_to_tpu_model.")
+        if tpu_cluster_resolver is None:
+            import estimator_bridge
+
+            tpu_cluster_resolver = estimator_bridge.TPUClusterResolver("")
+        self._tpu_cluster_resolver = tpu_cluster_resolver
+
+
+def keras_to_tpu_model(model, strategy=None):
+    """TF 1.15's `tf.contrib.tpu.keras_to_tpu_model` under the compat runner: what estimator-migrate writes.
+
+    The codemod (migrate/codemods/keras_tpu.py) turns the call into: connect, initialise and build a
+    `tf.distribute.TPUStrategy` from the strategy's resolver, then in its scope clone the model,
+    copy its weights and compile it from the original's compile configuration when it was compiled.
+    This does the same at run time and gives the clone what KerasTPUModel had on top of Keras:
+    `compile` inside the strategy's scope (the 2018 colabs converted first and compiled the TPU
+    model after), `fit`/`evaluate`/`predict` taking a function that returns a dataset, each core
+    reading its own batch (`tpu_model_input`), the per-epoch validation restarted as Keras 2 did
+    (`keras_methods.restarted_each_epoch`), and `sync_to_cpu()`. One step per execution, the batch
+    global, as in TF 1.x (docs/migrate.md, Keras section).
+    """
+    import tensorflow as tf
+
+    strategy = TPUDistributionStrategy() if strategy is None else strategy
+    resolver = getattr(strategy, "_tpu_cluster_resolver", None)
+    if resolver is None:
+        raise TypeError(f"keras_to_tpu_model: strategy must be a tf.contrib.tpu.TPUDistributionStrategy, got {strategy!r}")
+    tf.config.experimental_connect_to_cluster(resolver)
+    tf.tpu.experimental.initialize_tpu_system(resolver)
+    distribution = tf.distribute.TPUStrategy(resolver)
+    with distribution.scope():
+        tpu_model = tf.keras.models.clone_model(model)
+        tpu_model.set_weights(model.get_weights())
+        if getattr(model, "compiled", False):
+            tpu_model.compile_from_config(model.get_compile_config())
+    _give_keras_tpu_model_methods(tpu_model, model, distribution)
+    return tpu_model
+
+
+def _give_keras_tpu_model_methods(tpu_model, cpu_model, distribution) -> None:
+    import functools
+    import inspect
+
+    from estimator_bridge.compat.keras_methods import restarted_each_epoch
+
+    fit, evaluate, predict, compile_ = tpu_model.fit, tpu_model.evaluate, tpu_model.predict, tpu_model.compile
+
+    def inputs(method, args, kwargs, validation=False):
+        bound = inspect.signature(method).bind_partial(*args, **kwargs)
+        arguments = bound.arguments
+        if "x" in arguments:
+            arguments["x"] = tpu_model_input(arguments["x"], tpu_model)
+        if validation and arguments.get("validation_data") is not None:
+            arguments["validation_data"] = tpu_model_input(arguments["validation_data"], tpu_model)
+            if arguments.get("validation_steps") is not None:
+                arguments["validation_data"] = restarted_each_epoch(arguments["validation_data"])
+        return bound.args, bound.kwargs
+
+    @functools.wraps(fit)
+    def tpu_fit(*args, **kwargs):
+        args, kwargs = inputs(fit, args, kwargs, validation=True)
+        return fit(*args, **kwargs)
+
+    @functools.wraps(evaluate)
+    def tpu_evaluate(*args, **kwargs):
+        args, kwargs = inputs(evaluate, args, kwargs)
+        return evaluate(*args, **kwargs)
+
+    @functools.wraps(predict)
+    def tpu_predict(*args, **kwargs):
+        args, kwargs = inputs(predict, args, kwargs)
+        return predict(*args, **kwargs)
+
+    @functools.wraps(compile_)
+    def tpu_compile(*args, **kwargs):
+        with distribution.scope():
+            return compile_(*args, **kwargs)
+
+    tpu_model.fit, tpu_model.evaluate, tpu_model.predict = tpu_fit, tpu_evaluate, tpu_predict
+    tpu_model.compile = tpu_compile
+    tpu_model.sync_to_cpu = lambda: sync_to_cpu(tpu_model, cpu_model)

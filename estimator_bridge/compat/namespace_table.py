@@ -196,8 +196,8 @@ MODULES = {
         entries={
             **_TPU_ESTIMATOR_ENTRIES,
             "CrossShardOptimizer": "bridge:CrossShardOptimizer",
-            "keras_to_tpu_model": "unsupported:keras_to_tpu_model",
-            "TPUDistributionStrategy": "unsupported:keras_to_tpu_model",
+            "keras_to_tpu_model": "compat:keras_tpu.keras_to_tpu_model",
+            "TPUDistributionStrategy": "compat:keras_tpu.TPUDistributionStrategy",
             "python": "module:tensorflow.contrib.tpu.python",
             "AsyncCheckpointSaverHook": "unsupported:contrib_tpu_async_checkpoint",
             "export_estimator_savedmodel": "unsupported:contrib_tpu_export",
@@ -413,11 +413,6 @@ ROOTS = ("tensorflow", "tensorflow_estimator")
 # Messages for `unsupported:<key>` (raised on call) and `unsupported-attribute:<key>` (raised
 # when an unlisted name is looked up in that module). Each says what to do instead.
 UNSUPPORTED = {
-    "keras_to_tpu_model": (
-        "tf.contrib.tpu.keras_to_tpu_model (TF 1.x Keras-on-TPU) has no equivalent in the "
-        "compat runner. Run `estimator-migrate` on the script: it rewrites the model to "
-        "`tf.distribute.TPUStrategy` with `strategy.scope()` and "
-        "`compile(steps_per_execution=...)`; or, on CPU, drop the keras_to_tpu_model call."),
     "canned_estimator": (
         "canned estimators (DNNClassifier, LinearRegressor, ...) are not provided by "
         "estimator_bridge; only model_fn-based Estimator/TPUEstimator are. Write the model as "

@@ -6,10 +6,14 @@ after fit_generator): the migrated notebook raised AttributeError on Keras 3. TF
 weights, compiled by the TPU model's compile, its optimizer's variable settings copied.
 """
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 import tensorflow as tf
 
 from estimator_bridge.compat.keras_tpu import sync_to_cpu
+from tests.support.oracles import oracle_python, run_current_json, run_json
 
 
 def _converted(compile_original: bool):
@@ -72,3 +76,20 @@ def test_tpu_model_input_calls_a_dataset_function_and_passes_anything_else_throu
     assert tpu_model_input(dataset, model) is dataset
     assert tpu_model_input(None, model) is None
     assert tpu_model_input(lambda: dataset, model) is dataset   # one replica: the dataset as it is
+
+
+PROGRAM = Path(__file__).parent / "programs" / "keras_to_tpu_model_colab.py"
+
+
+@pytest.mark.oracle
+def test_the_runner_converts_keras_to_tpu_model_as_tf115_trained():
+    """The unchanged 2018 colab shape under the runner on 2 emulated cores (before: NotImplementedError
+    'keras_to_tpu_model ... has no equivalent in the compat runner'). TF 1.15 without a TPU trains
+    the CPU model on the global batch, which is what KerasTPUModel's cores together trained on:
+    losses, validation losses, TF 1.x's 'acc' key and the synced weights agree within rtol 1e-6."""
+    oracle = run_json(oracle_python("tf115"), PROGRAM, "--cpu")
+    ours = run_current_json("-m", "estimator_bridge.tpu_emulation", "--cores", "2", "-m", "estimator_bridge.run",
+                            str(PROGRAM))
+    assert ours.keys() == oracle.keys()
+    for key in oracle:
+        np.testing.assert_allclose(ours[key], oracle[key], rtol=1e-6, err_msg=key)

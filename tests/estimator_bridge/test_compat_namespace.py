@@ -83,8 +83,8 @@ def test_a_missing_bridge_symbol_is_named_in_the_error():
 
 
 def test_unsupported_names_explain_what_to_do():
-    with pytest.raises(NotImplementedError, match="estimator-migrate"):
-        TF1.contrib.tpu.keras_to_tpu_model(object())
+    with pytest.raises(TypeError, match="TPUDistributionStrategy"):  # served since keras_to_tpu_model runs
+        TF1.contrib.tpu.keras_to_tpu_model(object(), strategy=object())
     # TF 1.15 had tf.contrib.slim: the module is there (issue 17), its names fail on use.
     with pytest.raises(compat.UnsupportedName, match=r"tf.contrib.slim.arg_scope is not "
                                                      r"available.*tf-slim"):
