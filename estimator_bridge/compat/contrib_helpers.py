@@ -17,6 +17,8 @@ import re
 
 import tensorflow as tf
 
+from estimator_bridge.compat.contrib_arg_scope import add_arg_scope
+
 tf1 = tf.compat.v1
 
 # ----------------------------------------------------------------------------- tf.contrib.data
@@ -122,6 +124,7 @@ def l2_regularizer(scale, scope=None):
 # ----------------------------------------------------------------------------- layer_norm
 
 
+@add_arg_scope
 def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
                variables_collections=None, outputs_collections=None, trainable=True,
                begin_norm_axis=1, begin_params_axis=-1, scope=None):
@@ -163,11 +166,15 @@ def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
         outputs.set_shape(inputs_shape)
         if activation_fn is not None:
             outputs = activation_fn(outputs)
-        if outputs_collections:
+        if outputs_collections:  # contrib's collect_named_outputs: tagged with the scope's name
+            aliases = getattr(outputs, "aliases", None)
+            if aliases is None:
+                outputs.aliases = [variable_scope.name]
+            else:
+                aliases.append(variable_scope.name)
             for collection in ([outputs_collections] if isinstance(outputs_collections, str)
                                else outputs_collections):
                 tf1.add_to_collection(collection, outputs)
-        del variable_scope
         return outputs
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tensorflow as tf
 from tensorflow.python.framework import smart_cond as _smart_cond  # the helper TF1 layers used
 
+from estimator_bridge.compat.contrib_arg_scope import add_arg_scope
 from estimator_bridge.compat.contrib_helpers import layer_norm as _contrib_layer_norm
 from estimator_bridge.layers.base import (layer_scope, as_input_tensor, check_rank, get_weight,
                                           add_activity_regularization, normalize_data_format,
@@ -122,6 +123,7 @@ def _product(values):
     return result
 
 
+@add_arg_scope  # as TF 1.15's: `arg_scope([layer_norm], ...)` works on the migrated code too
 def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
                variables_collections=None, outputs_collections=None, trainable=True,
                begin_norm_axis=1, begin_params_axis=-1, scope=None):
