@@ -35,7 +35,8 @@ BRIDGE_API = frozenset({
         "Layer", "InputSpec")),
     # tf.contrib helpers without a TensorFlow equivalent (TF 1.15's arithmetic, oracle-tested)
     "compat.contrib_helpers.HParams", "compat.contrib_helpers.variance_scaling_initializer",
-    "compat.contrib_helpers.l2_regularizer",
+    "compat.contrib_helpers.l2_regularizer", "compat.contrib_helpers.l1_regularizer",
+    "compat.contrib_helpers.xavier_initializer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
     "compat.contrib_helpers.get_data_files", "compat.contrib_helpers.filter_variables",
     *(f"compat.contrib_lookup.{name}" for name in (

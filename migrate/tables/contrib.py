@@ -152,17 +152,17 @@ CONTRIB = {
     "tensorflow.contrib.summary.never_record_summaries": Replacement("tensorflow.summary.record_if", default_args=("False",)),
     "tensorflow.contrib.summary.all_summary_ops": Replacement("tensorflow.compat.v1.summary.all_v2_summary_ops"),
     "tensorflow.contrib.summary.initialize": Replacement("tensorflow.compat.v1.summary.initialize"),
-    # Initializers: the uniform Xavier/variance-scaling formulas are the same as glorot/VarianceScaling
-    # uniform (limit sqrt(3 * scale / n)); the truncated-normal ones are not (1.3 vs 1/0.8796**2).
-    # (contrib's first parameter is `uniform`; glorot's is `seed`.)
-    **{f"tensorflow.contrib.layers.{name}": Replacement(
-        "tensorflow.compat.v1.glorot_uniform_initializer", unsupported_kwargs=("uniform",),
-        signature=("uniform", "seed", "dtype"), positional=0)
-       for name in ("xavier_initializer", "xavier_initializer_conv2d")},
     # No TensorFlow equivalent: estimator_bridge's reimplementations of TF 1.15's code (same
-    # formulas and op order, bit-identical: tests/estimator_bridge/test_compat_contrib.py).
+    # formulas and op order, bit-identical: tests/estimator_bridge/test_compat_contrib.py). Xavier
+    # went to glorot_uniform_initializer before: the same draw when uniform, but contrib's
+    # truncated normal (stddev sqrt(1.3 / n)) has no TF 2 spelling, so `uniform=False` and the
+    # positional `xavier_initializer(True, 7)` stayed tf.contrib (MIG201; the migrated file broke).
+    # l1_regularizer went to keras L1, whose scale 0.0 adds a zero loss where contrib's added none.
     **{f"tensorflow.contrib.{name}": Replacement(f"estimator_bridge.compat.contrib_helpers.{name.split('.')[-1]}")
-       for name in ("training.HParams", "layers.variance_scaling_initializer", "layers.l2_regularizer")},
+       for name in ("training.HParams", "layers.variance_scaling_initializer", "layers.l2_regularizer",
+                    "layers.l1_regularizer", "layers.xavier_initializer")},
+    "tensorflow.contrib.layers.xavier_initializer_conv2d": Replacement(
+        "estimator_bridge.compat.contrib_helpers.xavier_initializer"),
     # contrib.lookup's vocabulary tables: TF 1.15 re-exported two from python/ops/lookup_ops.py (TF 2.21
     # still has that code, unexported) and wrapped the rest; estimator_bridge/compat/contrib_lookup.py
     # (guillaumegenthial/tf_ner, GoogleCloudPlatform/cloudml-samples movielens: heldout3).
@@ -217,9 +217,6 @@ CONTRIB = {
     # TF 1.15's pure-Python regex filter over variable names (tensorflow/moonlight, heldout3).
     "tensorflow.contrib.framework.filter_variables": Replacement(
         "estimator_bridge.compat.contrib_helpers.filter_variables"),
-    # Regularizers: contrib computed scale * sum(|w|) and scale * sum(w**2) / 2 (nn.l2_loss).
-    "tensorflow.contrib.layers.l1_regularizer": Replacement(
-        "tensorflow.keras.regularizers.L1", rename_kwargs={"scale": "l1"}, unsupported_kwargs=("scope",)),
     "tensorflow.contrib.framework.get_or_create_global_step": Replacement("tensorflow.compat.v1.train.get_or_create_global_step"),
     "tensorflow.contrib.framework.get_global_step": Replacement("tensorflow.compat.v1.train.get_global_step"),
     # TF 1.15's MirroredStrategy(devices, num_gpus, num_gpus_per_worker, cross_device_ops, ...).
