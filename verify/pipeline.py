@@ -489,7 +489,14 @@ def fixed_part(result: dict) -> dict:
 
 
 def trained_further(exact_run: dict, reference: dict) -> str | None:
-    """Why an exact-phase run is not an evaluation of the seeded checkpoint, or None."""
+    """Why an exact-phase run is not an evaluation of the seeded checkpoint, or None.
+
+    A run that leaves no checkpoint its state file names (final_checkpoint None) trained only if it
+    wrote training summaries: google-research/albert's run_classifier.py renames its best
+    checkpoint to model.ckpt-best after evaluating, so an exact phase that only evaluated and
+    predicted was reported as VER002 'went on from model.ckpt-6 to None'."""
+    if exact_run.get("final_checkpoint") is None and not exact_run.get("scalars"):
+        return None
     if exact_run.get("final_checkpoint") != reference.get("final_checkpoint"):
         return (f"the run went on from {reference.get('final_checkpoint')} to "
                 f"{exact_run.get('final_checkpoint')}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from verify.pipeline import checkpoint_files
+from verify.pipeline import checkpoint_files, trained_further
 from verify.sides import seed_model_dir
 
 
@@ -27,3 +27,17 @@ def test_the_final_checkpoint_is_seeded_with_its_meta(tmp_path):
     seed_model_dir(tmp_path / "exact", files, prefix)
     assert (tmp_path / "exact" / "model.ckpt-6.meta").read_bytes() == b"6.meta"
     assert 'model_checkpoint_path: "model.ckpt-6"' in (tmp_path / "exact" / "checkpoint").read_text()
+
+
+def test_a_program_that_renames_its_checkpoint_after_evaluating_did_not_train_further():
+    """google-research/albert's run_classifier.py renames model.ckpt-6 to model.ckpt-best after its
+    evaluation: the exact phase's state file then names no existing checkpoint (final_checkpoint
+    None); verify called that VER002 'went on from model.ckpt-6 to None' (2026-11-27)."""
+    reference = {"final_checkpoint": "model.ckpt-6", "scalars": {"loss": {"6": 0.7}}}
+    evaluated_only = {"final_checkpoint": None, "scalars": {}, "evaluation": {"eval": {"loss": {"6": 0.7}}}}
+    assert trained_further(evaluated_only, reference) is None
+    assert trained_further({"final_checkpoint": "model.ckpt-6", "scalars": {}}, reference) is None
+    # Training writes summaries (and a newer checkpoint): still reported, renamed or not.
+    trained_then_renamed = {"final_checkpoint": None, "scalars": {"loss": {"8": 0.6}}}
+    assert "went on from model.ckpt-6 to None" in trained_further(trained_then_renamed, reference)
+    assert "to model.ckpt-8" in trained_further({"final_checkpoint": "model.ckpt-8", "scalars": {}}, reference)
