@@ -45,7 +45,7 @@ __all__ = ["convolution", "convolution1d", "convolution2d", "convolution3d", "co
            "conv3d_transpose", "fully_connected", "linear", "relu", "relu6", "elu",
            "instance_norm", "max_pool2d", "max_pool3d", "avg_pool2d", "avg_pool3d", "dropout",
            "bias_add", "flatten", "one_hot_encoding", "repeat", "stack", "separable_conv2d",
-           "separable_convolution2d", "conv2d_in_plane", "convolution2d_in_plane"]
+           "separable_convolution2d", "conv2d_in_plane", "convolution2d_in_plane", "softmax"]
 
 _RENAME = {"bias": "biases", "kernel": "weights"}
 _SEPARABLE_RENAME = {"bias": "biases", "depthwise_kernel": "depthwise_weights",
@@ -603,3 +603,18 @@ def convolution2d_in_plane(inputs, kernel_size, stride=1, padding="SAME",
 
 
 conv2d_in_plane = convolution2d_in_plane
+
+
+@add_arg_scope
+def softmax(logits, scope=None):
+    """tf.contrib.layers.softmax: the softmax over the last axis (reshaped to 2-D and back) in
+    `variable_scope(scope, 'softmax')`. The codemod writes tf.nn.softmax (the same numbers); the
+    compat runner serves this, since legacy code also passes it as a default argument
+    (tensorflow/tpu mobilenet_model.py: `prediction_fn=tf.contrib.layers.softmax`)."""
+    with tf1.variable_scope(scope, "softmax", [logits]):
+        num_logits = _dimension(logits.shape, -1, 2)
+        predictions = tf.nn.softmax(tf.reshape(logits, [-1, num_logits]))
+        predictions = tf.reshape(predictions, tf.shape(logits))
+        if not tf.executing_eagerly():
+            predictions.set_shape(logits.shape)
+        return predictions

@@ -32,13 +32,16 @@ DATASET_METHODS = {
 _ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
               "arg_scope_func_key")
 
-# tf.contrib.layers' layer functions ported in estimator_bridge/compat/contrib_layers.py.
+# tf.contrib.layers' layer functions ported in estimator_bridge/compat/contrib_layers.py. (softmax went
+# to tf.nn.softmax, the same numbers, until tensorflow/tpu mobilenet_model.py's
+# `prediction_fn=tf.contrib.layers.softmax` ... `prediction_fn(logits, scope='Predictions')` failed
+# migrated: TypeError, unexpected keyword argument 'scope'.)
 CONTRIB_LAYERS = ("convolution", "convolution1d", "convolution2d", "convolution3d", "conv1d", "conv2d", "conv3d",
                    "convolution2d_transpose", "convolution3d_transpose", "conv2d_transpose", "conv3d_transpose",
                    "fully_connected", "linear", "relu", "relu6", "elu", "instance_norm", "max_pool2d",
                    "max_pool3d", "avg_pool2d", "avg_pool3d", "dropout", "bias_add", "flatten",
                    "one_hot_encoding", "repeat", "stack", "separable_conv2d", "separable_convolution2d",
-                   "conv2d_in_plane", "convolution2d_in_plane")
+                   "conv2d_in_plane", "convolution2d_in_plane", "softmax")
 
 # tf.contrib.training's create_train_op and gradient helpers (estimator_bridge/compat/contrib_training.py).
 _TRAIN_OP = ("create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
@@ -209,11 +212,6 @@ CONTRIB = {
         "tensorflow.compat.v1.nn.safe_embedding_lookup_sparse",
         signature=("embedding_weights", "sparse_ids", "sparse_weights", "combiner", "default_id", "name",
                    "partition_strategy", "max_norm"), positional=8),
-    # contrib.layers.softmax reshaped to [-1, last dimension], took nn.softmax and reshaped back: the
-    # softmax over the last axis (google/dopamine gym_lib.py/atari_lib.py, heldout3; oracle fixture
-    # contrib/layers_softmax). Its `scope` only named the ops.
-    "tensorflow.contrib.layers.softmax": Replacement(
-        "tensorflow.nn.softmax", unsupported_kwargs=("scope",), signature=("logits", "scope"), positional=1),
     # TF 1.15's pure-Python regex filter over variable names (tensorflow/moonlight, heldout3).
     "tensorflow.contrib.framework.filter_variables": Replacement(
         "estimator_bridge.compat.contrib_helpers.filter_variables"),
