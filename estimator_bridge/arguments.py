@@ -39,6 +39,19 @@ def _none_or(*allowed):
     return lambda value: value is None or any(value == item for item in allowed)
 
 
+def _batch_first(value) -> bool:
+    """batch_axis None, or every axis 0 (nested as features/labels were): the split TF 1.15 made
+    without it and the one the bridge makes (tensorflow/tpu mobilenet.py passes (0, 0) unless
+    its input is transposed)."""
+    if value is None:
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_batch_first(item) for item in value)
+    if isinstance(value, dict):
+        return all(_batch_first(item) for item in value.values())
+    return isinstance(value, int) and not isinstance(value, bool) and value == 0
+
+
 UNSUPPORTED = {
     # ---- TPUConfig --------------------------------------------------------------------------
     ("TPUConfig", "num_cores_per_replica"): Unsupported(
@@ -95,7 +108,7 @@ UNSUPPORTED = {
         "checkpoint"),
     # ---- TPUEstimator -----------------------------------------------------------------------
     ("TPUEstimator", "batch_axis"): Unsupported(
-        _is_none,
+        _batch_first,
         "batch_axis chose, per feature, the axis TPUEstimator's PER_HOST_V1 input split across "
         "cores; the bridge always splits the batch on axis 0",
         "drop batch_axis and put the batch dimension first (tf.transpose in input_fn)"),

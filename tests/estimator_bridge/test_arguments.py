@@ -42,7 +42,7 @@ REFUSED_VALUES = {
     ("RunConfig", "experimental_max_worker_delay_secs"): 60,
     ("RunConfig", "session_creation_timeout_secs"): 60,
     ("RunConfig", "keep_checkpoint_every_n_hours"): 1,
-    ("TPUEstimator", "batch_axis"): (0, 0),
+    ("TPUEstimator", "batch_axis"): (3, 0),  # mobilenet.py's transposed input
     ("TPUEstimator", "embedding_config_spec"): object(),
     ("CheckpointSaverHook", "saver"): object(),
     ("CheckpointSaverHook", "scaffold"): object(),
@@ -86,6 +86,16 @@ def test_the_default_value_is_accepted(owner, name):
 
 
 # ---- arguments with their own rules --------------------------------------------------------
+
+def test_batch_axis_zero_everywhere_is_the_split_the_bridge_makes():
+    # tensorflow/tpu models/official/mobilenet/mobilenet.py (05f7b15, 2019) passes
+    # batch_axis=(batch_axis, 0) with batch_axis 0 unless its input is transposed: it was refused
+    for batch_axis in ((0, 0), [0, 0], ({"image": 0, "mask": 0}, 0), 0):
+        construct("TPUEstimator", batch_axis=batch_axis)
+    for batch_axis in ((0, 1), ({"image": 3}, 0), (False, 0)):
+        with pytest.raises(NotImplementedError, match="batch_axis"):
+            construct("TPUEstimator", batch_axis=batch_axis)
+
 
 def test_evaluation_master_must_be_where_training_runs():
     tpu.RunConfig(master="grpc://10.0.0.2:8470", evaluation_master="grpc://10.0.0.2:8470")
