@@ -94,7 +94,7 @@ class _LrKeys(cst.CSTTransformer):
 
 
 def leave_statement(rewrite, original_node, updated_node):
-    if not lr_key_to_rename(rewrite.source_text):
+    if not rewrite.source_has(lr_key_to_rename):
         return None
     transformer = _LrKeys()
     rewritten = updated_node.visit(transformer)
@@ -104,7 +104,7 @@ def leave_statement(rewrite, original_node, updated_node):
 def leave_header(rewrite, original_node, updated_node):
     """The test of an `if`/`elif`/`while`, the iterable of a `for` (its body is left to the
     statement handler)."""
-    if not lr_key_to_rename(rewrite.source_text):
+    if not rewrite.source_has(lr_key_to_rename):
         return None
     field = "iter" if isinstance(updated_node, cst.For) else "test"
     transformer = _LrKeys()

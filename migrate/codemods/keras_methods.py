@@ -377,7 +377,7 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
                  "no options and writes through the host's Python, so TF's I/O-device option (a TPU "
                  "worker writing to this machine's disk) has nothing to do",
                  "nothing to do; a TPU Node writes local files through the host under Keras 3")]
-    elif _is_method(rewrite, call, STRATEGY_V1_METHODS) and _session_loop_with_keras(rewrite.source_text):
+    elif _is_method(rewrite, call, STRATEGY_V1_METHODS) and rewrite.source_has(_session_loop_with_keras):
         name = call.func.attr.value
         return [(call, "MIG203", f"`.{name}(...)` is TF 1.x's session-mode strategy API (tf.contrib.distribute."
                  "TPUStrategy; deprecated in TF 2.x), here in a file that uses Keras: Keras 3 models, metrics "
@@ -448,7 +448,7 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
 
 def _apply_gradients_wrapped(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.Call | None:
     """`opt.apply_gradients(gv, ...)` -> `<helper>(opt, gv, ...)` in a file that may use a strategy."""
-    if not _STRATEGY_WORDS.search(rewrite.source_text):
+    if not rewrite.source_has(_STRATEGY_WORDS):
         return None
     if (dotted_name(original_node.func) or "").endswith("keras_methods.apply_gradients"):
         return None   # the helper itself (already migrated)
@@ -470,7 +470,7 @@ def _validation_restarted(rewrite, call: cst.Call) -> cst.Call | None:
     01_MNIST_TPU_Keras: `batch(10000)` with `validation_steps=1`); the helper returns V itself and
     makes Keras reset that iterator first (estimator_bridge/compat/keras_methods.py).
     """
-    if not _STRATEGY_WORDS.search(rewrite.source_text):
+    if not rewrite.source_has(_STRATEGY_WORDS):
         return None
     data = [arg for arg in call.args if arg.keyword is not None and arg.keyword.value == "validation_data"]
     if len(data) != 1 or not _keywords(call, {"validation_steps"}):

@@ -49,7 +49,7 @@ class _Targets(cst.CSTVisitor):
 
 
 def start(rewrite, module: cst.Module) -> set[int]:
-    if not _READ.search(rewrite.source_text):
+    if not rewrite.source_has(_READ):
         return set()
     targets = _Targets()
     module.visit(targets)

@@ -79,7 +79,7 @@ class _NamedLists(cst.CSTVisitor):
 
 def start(rewrite, module: cst.Module) -> set[int]:
     """ids of the assigned lists whose name reaches a `compile(metrics=<name>)`."""
-    if not _METRICS_NAME.search(rewrite.source_text):
+    if not rewrite.source_has(_METRICS_NAME):
         return set()
     found = _NamedLists()
     module.visit(found)

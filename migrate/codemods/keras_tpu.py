@@ -242,9 +242,13 @@ class _SyncCalls(cst.CSTVisitor):
             self.calls.append(node)
 
 
+def _mentions_sync_to_cpu(text: str) -> bool:
+    return SYNC_TO_CPU in text
+
+
 def _converted_sync_calls(rewrite, line: cst.SimpleStatementLine) -> tuple[list[cst.Call], dict[int, Conversion]]:
     """The line's sync_to_cpu calls, and those whose receiver is a model converted in its scope (by id)."""
-    if SYNC_TO_CPU not in rewrite.source_text:
+    if not rewrite.source_has(_mentions_sync_to_cpu):
         return [], {}
     finder = _SyncCalls()
     line.visit(finder)

@@ -1,0 +1,38 @@
+"""Answers the fused pass asks again and again are computed once per module (the codemod's speed
+on real code, bench/migrate_bench.py), and stay the same answers.
+
+Found by profiling the codemod on the 74-file real-code corpus (bench/corpus/manifest.json): a
+search of the whole source for every statement line (KerasTensorSchedules' history-key pattern)
+cost 8 of 13 CPU seconds, and `ModuleNames.import_names` was asked 75,559 times for far fewer
+references.
+"""
+
+from __future__ import annotations
+
+from migrate import engine
+from migrate.codemods import keras_lr_scheduler
+
+# A file where the history-key rename is on (a callback and a `history['lr']` read), with many
+# statement lines the fused pass visits.
+LR_FILE = "import tensorflow as tf\n" \
+          "callback = tf.keras.callbacks.ReduceLROnPlateau()\n" \
+          + "".join(f"v{i} = tf.constant({i})\n" for i in range(60)) \
+          + "for step in range(3):\n    rates = history.history['lr']\n" \
+          + "if 'lr' in history.history:\n    print(tf.compat.v1.train.get_global_step())\n"
+
+
+def test_a_source_test_of_a_statement_handler_runs_once_per_module(monkeypatch):
+    calls = []
+    real = keras_lr_scheduler.lr_key_to_rename
+
+    def counted(text):
+        calls.append(text)
+        return real(text)
+
+    # looked up at call time by the statement and header handlers and by the codemod's reach
+    # (asked by the partial parse and by the pass's line names); the trigger holds the real one
+    monkeypatch.setattr(keras_lr_scheduler, "lr_key_to_rename", counted)
+    migrated, _ = engine.migrate_text(LR_FILE, "lr.py")
+    assert "history.history['learning_rate']" in migrated
+    assert "'learning_rate' in history.history" in migrated
+    assert len(calls) == 3  # was 66: once more per statement line and header
