@@ -9,8 +9,11 @@ references.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from migrate import engine
 from migrate.codemods import keras_lr_scheduler
+from migrate.names import ModuleNames
 
 # A file where the history-key rename is on (a callback and a `history['lr']` read), with many
 # statement lines the fused pass visits.
@@ -36,3 +39,20 @@ def test_a_source_test_of_a_statement_handler_runs_once_per_module(monkeypatch):
     assert "history.history['learning_rate']" in migrated
     assert "'learning_rate' in history.history" in migrated
     assert len(calls) == 3  # was 66: once more per statement line and header
+
+
+def test_import_names_answers_once_per_node_with_a_fresh_set():
+    text = "import tensorflow as tf\nx = tf.contrib.tpu.TPUEstimator\ny = tf.contrib.tpu.TPUEstimator\n"
+    module = cst.parse_module(text)
+    names = ModuleNames(module, text)
+    first = module.body[1].body[0].value
+    other = module.body[2].body[0].value
+    computed = []
+    real = names._import_names
+    names._import_names = lambda node: computed.append(node) or real(node)
+    answer = names.import_names(first)
+    assert answer == {"tensorflow.contrib.tpu.TPUEstimator"}
+    answer.add("changed by a caller")
+    assert names.import_names(first) == {"tensorflow.contrib.tpu.TPUEstimator"}
+    assert names.import_names(other) == {"tensorflow.contrib.tpu.TPUEstimator"}
+    assert computed == [first, other]
