@@ -8,8 +8,8 @@ needs all three (it runs model_fn inside `tf.function` with its variable cache).
 namespace serves bridge-safe versions of those switches:
 
 * `apply_tf1_behavior()`  v1 TensorShape + v1 Tensor equality, Keras `compile` taking TF1
-  optimizers, Keras 2's metrics_names and 'lr' history key, Keras' summary on v2 shapes (what
-  the compat runner applies);
+  optimizers, Keras 2's metrics_names and 'lr' history key, Keras' summary on v2 shapes, Keras
+  2's batch-norm moving variance (what the compat runner applies);
 * `disable_v2_behavior()` the same, and a log line saying what was kept on and why;
 * `disable_eager_execution()` keeps eager execution on (TPU/Estimator scripts need it) unless the
   runner was started with `--graph-mode` (Session scripts), and says so once.
@@ -31,6 +31,7 @@ def apply_tf1_behavior() -> None:
     """v1 TensorShape (`Dimension` with `.value`) and identity-based Tensor equality, as TF 1.15;
     Keras `compile` takes TF1 optimizers, as TF 1.15's Keras did (compat/keras_optimizers.py);
     Keras 2's `metrics_names` and 'lr' history key (compat/keras_methods.serve_keras2_names)."""
+    from estimator_bridge.compat.keras_batch_norm import serve_keras2_moving_variance
     from estimator_bridge.compat.keras_methods import serve_keras2_names
     from estimator_bridge.compat.keras_optimizers import accept_tf1_optimizers_in_compile
 
@@ -39,6 +40,7 @@ def apply_tf1_behavior() -> None:
     accept_tf1_optimizers_in_compile()
     serve_keras2_names()
     keras_summary_on_v2_shapes()
+    serve_keras2_moving_variance()
 
 
 def keras_summary_on_v2_shapes():
