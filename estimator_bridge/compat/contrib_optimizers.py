@@ -7,7 +7,10 @@
 - `NadamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/nadam_optimizer.py): Adam
   with Nesterov momentum (tensorflow/tpu unet3d's default optimizer);
 - `LazyAdamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/lazy_adam_optimizer.py):
-  Adam whose sparse updates touch only the moment rows of the indices in the batch.
+  Adam whose sparse updates touch only the moment rows of the indices in the batch;
+- `LARSOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/lars_optimizer.py): momentum with
+  a layer-wise trust ratio, the large-batch TPU ResNet optimizer (heldout4: MLPerf v0.6's tpu-v3 ResNet
+  lars_util.py); TensorFlow, Keras 3 and tensorflow-addons have no LARS.
 
 All are TF 1.15's code line for line (same ops in the same order, same slot names), on
 `tf.compat.v1.train`, so a TF1 model_fn using them trains as it did on TF 1.15
@@ -155,3 +158,87 @@ class NadamOptimizer(tf1.train.AdamOptimizer):
         v_sqrt = tf.sqrt(tf.gather(v_t, indices))
         var_update = scatter_add(var, indices, -lr * m_bar / (v_sqrt + epsilon_t))
         return tf.group(*[var_update, m_bar, v_t])
+
+
+class LARSOptimizer(tf1.train.Optimizer):
+    """tf.contrib.opt.LARSOptimizer (TF 1.15: contrib/opt/python/training/lars_optimizer.py), line for
+    line: for each dense variable not matched by `skip_list`, the learning rate is scaled by the trust
+    ratio eeta * |w| / (|g| + weight_decay * |w| + epsilon) (1 where |w| or |g| is 0) and
+    weight_decay * w is added to the gradient, then the fused momentum kernel applies lr * g with
+    learning rate 1; sparse gradients take plain momentum. Slot "momentum"."""
+
+    def __init__(self, learning_rate, momentum=0.9, weight_decay=0.0001, eeta=0.001, epsilon=0.0,
+                 name="LARSOptimizer", skip_list=None, use_nesterov=False):
+        if momentum < 0.0:
+            raise ValueError("momentum should be positive: %s" % momentum)
+        if weight_decay < 0.0:
+            raise ValueError("weight_decay should be positive: %s" % weight_decay)
+        super().__init__(use_locking=False, name=name)
+        self._learning_rate = learning_rate
+        self._momentum = momentum
+        self._weight_decay = weight_decay
+        self._eeta = eeta
+        self._epsilon = epsilon
+        self._name = name
+        self._skip_list = skip_list
+        self._use_nesterov = use_nesterov
+
+    def _create_slots(self, var_list):
+        for v in var_list:
+            self._zeros_slot(v, "momentum", self._name)
+
+    def compute_lr(self, grad, var):
+        scaled_lr = self._learning_rate
+        if self._skip_list is None or not any(v in var.name for v in self._skip_list):
+            w_norm = tf.norm(var, ord=2)
+            g_norm = tf.norm(grad, ord=2)
+            trust_ratio = tf1.where(
+                tf.greater(w_norm, 0),
+                tf1.where(tf.greater(g_norm, 0),
+                          (self._eeta * w_norm / (g_norm + self._weight_decay * w_norm + self._epsilon)), 1.0),
+                1.0)
+            scaled_lr = self._learning_rate * trust_ratio
+            grad = grad + self._weight_decay * var
+        return scaled_lr, grad
+
+    def _apply_dense(self, grad, var):
+        from tensorflow.python.ops import gen_training_ops  # noqa: PLC0415 (TF 1.15's fused kernel)
+
+        scaled_lr, grad = self.compute_lr(grad, var)
+        return gen_training_ops.apply_momentum(
+            var, self.get_slot(var, "momentum"), tf.cast(1.0, var.dtype.base_dtype), grad * scaled_lr,
+            self._momentum, use_locking=False, use_nesterov=self._use_nesterov)
+
+    def _resource_apply_dense(self, grad, var):
+        from tensorflow.python.ops import gen_training_ops  # noqa: PLC0415 (TF 1.15's fused kernel)
+
+        scaled_lr, grad = self.compute_lr(grad, var)
+        return gen_training_ops.resource_apply_momentum(
+            var.handle, self.get_slot(var, "momentum").handle, tf.cast(1.0, var.dtype.base_dtype),
+            grad * scaled_lr, self._momentum, use_locking=False, use_nesterov=self._use_nesterov)
+
+    def _apply_sparse(self, grad, var):
+        from tensorflow.python.ops import gen_training_ops  # noqa: PLC0415
+
+        return gen_training_ops.sparse_apply_momentum(
+            var, self.get_slot(var, "momentum"), tf.cast(self._learning_rate_tensor, var.dtype.base_dtype),
+            grad.values, grad.indices, tf.cast(self._momentum_tensor, var.dtype.base_dtype),
+            use_locking=self._use_locking, use_nesterov=self._use_nesterov).op
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        from tensorflow.python.ops import gen_training_ops  # noqa: PLC0415
+
+        return gen_training_ops.resource_sparse_apply_momentum(
+            var.handle, self.get_slot(var, "momentum").handle, tf.cast(self._learning_rate_tensor, grad.dtype),
+            grad, indices, tf.cast(self._momentum_tensor, grad.dtype), use_locking=self._use_locking,
+            use_nesterov=self._use_nesterov)
+
+    def _prepare(self):
+        learning_rate = self._learning_rate
+        if callable(learning_rate):
+            learning_rate = learning_rate()
+        self._learning_rate_tensor = tf.convert_to_tensor(learning_rate, name="learning_rate")
+        momentum = self._momentum
+        if callable(momentum):
+            momentum = momentum()
+        self._momentum_tensor = tf.convert_to_tensor(momentum, name="momentum")

@@ -55,7 +55,7 @@ BRIDGE_API = frozenset({
     "compat.contrib_tpu.device_assignment",
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
-    "compat.contrib_optimizers.NadamOptimizer",
+    "compat.contrib_optimizers.NadamOptimizer", "compat.contrib_optimizers.LARSOptimizer",
     # tf.contrib.layers' layer functions (TF 1.15's code on the bridge's TF1 layers, oracle-tested)
     *(f"compat.contrib_layers.{name}" for name in CONTRIB_LAYERS),
     "compat.contrib_batch_norm.batch_norm",

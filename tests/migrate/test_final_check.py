@@ -317,8 +317,8 @@ def test_a_package_finding_is_reported_once_per_file_counting_the_other_uses():
     source = ("import tensorflow as tf\n"
               "slim = tf.contrib.slim\n"
               "def net(x):\n"
-              "  x = tf.contrib.slim.conv2d(x, 8, 3)\n"
-              "  return tf.contrib.slim.fully_connected(x, 2)\n")
+              "  x = tf.contrib.slim.nets.vgg.vgg_16(x)\n"
+              "  return tf.contrib.slim.learning.train(x, 'logs')\n")
     _, findings = migrate_text(source, "module.py")
     slim = [f for f in findings if f.code == "MIG302"]
     assert len(slim) == 1 and slim[0].location.line == 2
@@ -373,7 +373,8 @@ HELDOUT3_HINTS = [
     ("e = tf.estimator.DNNLinearCombinedClassifier(config=c)", "MIG304", "no canned estimators in estimator_bridge"),
     ("from tensorflow_estimator.python.estimator.canned import prediction_keys\n"
      "k = prediction_keys.PredictionKeys.CLASS_IDS", "MIG304", "'class_ids'"),
-    ("from tensorflow.contrib import slim\nx = slim.conv2d(x, 8, 3)", "MIG306", "pip install tf_slim tf-keras and import tf_slim as slim"),
+    ("from tensorflow.contrib import slim\nx = slim.learning.train(op, 'logs')", "MIG306",
+     "pip install tf_slim tf-keras and import tf_slim as slim"),
     # NVIDIA/DeepLearningExamples
     ("m = tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(2 ** 32, 1000)", "MIG301",
      "tf.compat.v1.mixed_precision.DynamicLossScale("),

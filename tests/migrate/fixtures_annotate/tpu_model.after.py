@@ -1,9 +1,11 @@
 """A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent, slim)."""
 
 import tensorflow as tf
-# estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code: on TF 2.21 arg_scope, conv2d, separable_conv2d, fully_connected, dropout and pooling build TF1's variables in graphs, but slim.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras layers; `slim` is still used on 2 lines of this file)
+# estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest (slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras; `slim` is still used on 1 line of this file)
 from tensorflow.contrib import slim
+import estimator_bridge.compat.contrib_arg_scope
 import estimator_bridge.compat.contrib_helpers
+import estimator_bridge.compat.contrib_layers
 
 FLAGS = tf.compat.v1.flags.FLAGS
 
@@ -22,9 +24,9 @@ def crf_loss(logits, tags, lengths):
 def tower(images, is_training):
   # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), or tf.keras.layers.RandomRotation for augmentation)
   if is_training: images = tf.contrib.image.rotate(images, 0.1)
-  # estimator-migrate: MIG302 `tf.contrib.slim.arg_scope` (TF-Slim) is not part of TensorFlow 2 (first of 3 uses of the package in this file) (hint: pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code: on TF 2.21 arg_scope, conv2d, separable_conv2d, fully_connected, dropout and pooling build TF1's variables in graphs, but slim.batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras layers)
-  with slim.arg_scope([slim.conv2d], padding="SAME"):
-    net = slim.conv2d(images, 32, [3, 3])
+  with estimator_bridge.compat.contrib_arg_scope.arg_scope([estimator_bridge.compat.contrib_layers.conv2d], padding="SAME"):
+    # estimator-migrate: MIG302 `tf.contrib.slim.nets.vgg.vgg_a` (TF-Slim) is not part of TensorFlow 2 (hint: slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest (slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras)
+    net = slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
   return estimator_bridge.layers.dense(estimator_bridge.layers.flatten(net), 10)
 
 

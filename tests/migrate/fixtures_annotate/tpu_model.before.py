@@ -19,7 +19,7 @@ def crf_loss(logits, tags, lengths):
 def tower(images, is_training):
   if is_training: images = tf.contrib.image.rotate(images, 0.1)
   with slim.arg_scope([slim.conv2d], padding="SAME"):
-    net = slim.conv2d(images, 32, [3, 3])
+    net = slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
   return tf.layers.dense(tf.layers.flatten(net), 10)
 
 
