@@ -96,6 +96,7 @@ class _EstimatorBase:
         self._init_from_checkpoint = {}  # mode -> Assignments recorded in the build pass
         self._restore_names = {}  # mode -> {variable name: checkpoint name} of its scaffold Saver
         self._warm_started_in_build = {}  # mode -> a scaffold init op ran after the warm starts
+        self._loss_tags = {}  # mode -> the tag of the Estimator's loss summary (runtime/loss_tag.py)
 
     # ---- public properties ---------------------------------------------------------------
     model_dir = property(lambda self: self._model_dir)
@@ -203,7 +204,7 @@ class _EstimatorBase:
                 cache=self._cache,
                 model_function=self._model_function(mode, data.per_replica_batch_size),
                 element_spec=data.element_spec, has_labels=data.has_labels,
-                tf_random_seed=self._config.tf_random_seed,
+                tf_random_seed=self._config.tf_random_seed, train=mode == ModeKeys.TRAIN,
                 warm_start_values=lambda graph_variables: warm_start.values_of(
                     settings=self._warm_start_settings, recorded=init_from_checkpoint,
                     variables=graph_variables))
@@ -211,6 +212,7 @@ class _EstimatorBase:
         # A scaffold init op ran after the warm starts (build.py): its values are the start.
         self._init_from_checkpoint[mode] = init_from_checkpoint
         self._warm_started_in_build[mode] = built.warm_started
+        self._loss_tags[mode] = built.loss_tag
         self._built_modes.add(mode)
 
     def _model_variables(self):
@@ -311,7 +313,7 @@ class _EstimatorBase:
             save_checkpoints_secs=self._config.save_checkpoints_secs,
             save_summary_steps=self._config.save_summary_steps,
             global_batch_size=global_batch if isinstance(global_batch, int) else None,
-            **self._rate_cadence())
+            loss_tag=self._loss_tags.get(ModeKeys.TRAIN, "loss"), **self._rate_cadence())
         global_step = self._cache["global_step"]
         # The input pipeline lives exactly as long as this call (input_release.py).
         with input_release.OwnedInput(data, loops=[train_loop]) as pipeline:

@@ -30,7 +30,8 @@ class LegacyExample:
       serving: for examples that export a SavedModel, where it is and what to feed it.
       current_tags: {golden tag: tag on current TF} where the oracle's tag was TF1's
         uniquified op name: BERT's model_fn opens a "loss" name scope, so TF 1.15's Estimator
-        wrote its loss summary as `loss_1`; the bridge writes `loss`.
+        wrote its loss summary as `loss_1`; the bridge wrote `loss` until it named that summary
+        as TF 1.15 did (runtime/loss_tag.py); the golden's own tag wins when a run wrote it.
       rtol: relative tolerance of every compared number on current TF (golden.py says how a
         difference is measured). 1e-6 unless a measurement in the entry says otherwise.
       section_rtol: {section: rtol} where one section needs its own measured tolerance.

@@ -3,7 +3,8 @@
 A TF1 graph gives every op a unique name, and a summary's tag was its op's name: a model_fn that
 opens a `loss` name scope (BERT's classifier does) pushes the Estimator's own `loss` summary to
 `loss_1`. Current TensorFlow's summaries are not graph ops, so the same series is written as
-`loss`. verify pairs the two (only when the oracle's `<tag>_<n>` is absent on the side and the
+`loss` (the bridge names the Estimator's own loss summary as TF1 did: estimator_bridge/runtime/
+loss_tag.py; other programs and tags may still differ). verify pairs the two (only when the oracle's `<tag>_<n>` is absent on the side and the
 side's `<tag>` absent in the oracle), compares their values as one series, and reports the
 renaming as a note: the numbers must still match; a dashboard keyed on the old tag would not.
 """

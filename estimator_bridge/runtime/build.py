@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import tensorflow as tf
 
-from estimator_bridge.runtime import initial_values, scaffold_init
+from estimator_bridge.runtime import initial_values, loss_tag, scaffold_init
 
 
 def _placeholder(spec: tf.TensorSpec):
@@ -31,14 +31,17 @@ class BuildResult(NamedTuple):
       cache's names), or None: how this mode restores a checkpoint.
     warm_started: the initial values already include the warm starts (a scaffold's init_op ran
       after them, scaffold_init.py): they must not be applied again.
+    loss_tag: the tag of the Estimator's own loss summary in TRAIN (`loss_1` where TF 1.15's graph
+      made `loss` unique: loss_tag.py).
     """
 
     restore_names: dict | None
     warm_started: bool
+    loss_tag: str = "loss"
 
 
 def build_variables(*, cache, model_function, element_spec, has_labels,
-                    tf_random_seed=None, warm_start_values=None) -> BuildResult:
+                    tf_random_seed=None, warm_start_values=None, train=False) -> BuildResult:
     """Runs model_fn (in its bound mode) on placeholders and creates the variables it asks for.
 
     Args:
@@ -50,6 +53,7 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
         set it on the graph model_fn built).
       warm_start_values: `({name: graph variable}) -> {name: value}` of the mode's warm starts
         (warm_start.values_of), read only when scaffold_fn returned an init_op/init_fn.
+      train: the mode is TRAIN (the only one with the Estimator's loss summary).
     """
     features_spec, labels_spec = element_spec
     with tf.Graph().as_default() as graph:
@@ -70,9 +74,10 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
             if warm_start_values is not None:
                 starting.update(warm_start_values(graph_variables))
             values = scaffold_init.run(scaffold, graph_variables, starting)
+        tag = loss_tag.tf1_loss_tag(graph, getattr(outputs, "host_call", None)) if train else "loss"
     cache.create_recorded(recorded, values)
     restore_names = None
     if getattr(outputs, "restore_map", None):
         restore_names = {cache.name_of(variable): stored
                          for stored, variable in outputs.restore_map.items()}
-    return BuildResult(restore_names, warm_started=scaffold is not None)
+    return BuildResult(restore_names, warm_started=scaffold is not None, loss_tag=tag)

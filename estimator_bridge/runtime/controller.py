@@ -62,6 +62,7 @@ class TrainPlan:
     rate_every_steps: int | None = None
     rate_every_secs: float | None = None
     write_rates: bool = False
+    loss_tag: str = "loss"  # the Estimator's loss summary: `loss_1` where TF 1.15 wrote that (loss_tag.py)
 
 
 @dataclasses.dataclass
@@ -165,7 +166,7 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
         if data_left is not None and data_left != UNKNOWN_STEPS:
             data_left -= size
         _check_nan(losses, step)
-        _write_loss_summaries(summary_writer, summary_timer, losses, step)
+        _write_loss_summaries(summary_writer, summary_timer, losses, step, plan.loss_tag)
         rate_reporter.after_loop(new_step)
         steps_per_sec = (new_step - step) / elapsed if elapsed > 0 else float("inf")
         final_loss = float(losses[-1])
@@ -204,11 +205,11 @@ def _check_nan(losses, step_before):
         raise NanLossDuringTrainingError
 
 
-def _write_loss_summaries(summary_writer, timer, losses, step_before):
+def _write_loss_summaries(summary_writer, timer, losses, step_before, tag="loss"):
     for offset, loss in enumerate(losses):
         step = step_before + offset + 1
         if timer.should_fire(step):
-            summary_writer.scalars(step, {"loss": loss})
+            summary_writer.scalars(step, {tag: loss})
             timer.fired(step)
 
 

@@ -537,3 +537,25 @@ def test_contrib_batch_norm_runs_on_two_emulated_tpu_cores_with_tf115_names(tmp_
         assert shapes == {name: np.shape(value)
                           for name, value in oracle.result["variables"].items()}, side
         assert np.isfinite(result.result["eval_loss"]), side
+
+
+# ---- the Estimator's loss summary beside a host_call `loss` (tensorflow/tpu ResNet, 2020) ------
+
+def test_a_host_call_loss_summary_pushes_the_estimator_s_to_loss_1_as_in_tf115(tmp_path):
+    """tensorflow/tpu's resnet_main.py (95647b5, 2020-05) writes `loss` in host_call; TF 1.15's
+    Estimator then named its own loss summary `loss_1` (a summary's tag was its op name, made unique
+    in the graph). The bridge wrote both series as `loss`, colliding at every step both wrote (one
+    value lost each time); verify reported `loss_1` missing on both sides (2026-11-27)."""
+    results = three_sides("host_call_summaries.py",
+                          ["--model_dir={model_dir}", "--iterations=2", "--host_loss_tag=loss"], tmp_path)
+    oracle = results["oracle"].result
+    assert sorted(oracle["loss_1"], key=int) == [str(step) for step in range(1, 7)]
+    assert sorted(oracle["loss"], key=int) == [str(step) for step in range(6)]
+    for side in ("runner", "migrated"):
+        ours = results[side].result
+        assert_same_numbers(ours["loss_1"], oracle["loss_1"], side)  # deterministic: same steps, values
+        assert sorted(ours["loss"], key=int) == [str(step) for step in range(6)], side
+        # host_call's loss of the step that ends at s + 1 is written at s (the race pinned above).
+        np.testing.assert_allclose([ours["loss"][str(s)] for s in range(6)],
+                                   [oracle["loss_1"][str(s + 1)] for s in range(6)],
+                                   rtol=1e-6, atol=1e-6, err_msg=side)

@@ -4,7 +4,9 @@ the global step and the loss reshaped to [1] and written by tf.contrib.summary i
 Prints, as one JSON line, the scalars host_call wrote: {tag: {step: value}} read back from the
 event files, and the per-step loss summaries TPUEstimator wrote (`loss`), so the steps at which
 each side records each value can be compared (issue 17: one step late). `ordered_step` is a
-read the program orders after train_op itself (TF 1.15: the incremented step).
+read the program orders after train_op itself (TF 1.15: the incremented step). With
+`--host_loss_tag=loss` host_call writes `loss` as tensorflow/tpu's ResNet did, and TF 1.15's
+Estimator wrote its own loss summary as `loss_1` (its op name, made unique in the graph).
 """
 
 import glob
@@ -17,6 +19,9 @@ import tensorflow as tf
 flags = tf.flags
 flags.DEFINE_string("model_dir", None, "Where checkpoints go.")
 flags.DEFINE_integer("iterations", 2, "iterations_per_loop.")
+flags.DEFINE_string("host_loss_tag", "host_loss",
+                    "host_call's loss tag (`loss`: tensorflow/tpu ResNet's, which pushed TF 1.15's "
+                    "Estimator loss summary to `loss_1`).")
 FLAGS = flags.FLAGS
 
 FEATURES = np.random.RandomState(3).randn(64, 6).astype(np.float32)
@@ -40,7 +45,7 @@ def model_fn(features, labels, mode, params):
         gs = gs[0]
         with tf.contrib.summary.create_file_writer(FLAGS.model_dir, max_queue=100).as_default():
             with tf.contrib.summary.always_record_summaries():
-                tf.contrib.summary.scalar("host_loss", loss[0], step=gs)
+                tf.contrib.summary.scalar(FLAGS.host_loss_tag, loss[0], step=gs)
                 tf.contrib.summary.scalar("learning_rate", lr[0], step=gs)
                 tf.contrib.summary.scalar("host_step", tf.cast(gs, tf.float32), step=gs)
                 tf.contrib.summary.scalar("ordered_step", tf.cast(ordered_gs[0], tf.float32),
@@ -81,7 +86,8 @@ def main(argv):
     estimator.train(input_fn, max_steps=6)
     found = scalars(FLAGS.model_dir)
     print(json.dumps({tag: found.get(tag, {}) for tag in
-                      ("host_loss", "learning_rate", "host_step", "ordered_step", "loss")}, sort_keys=True))
+                      ("host_loss", "learning_rate", "host_step", "ordered_step", "loss", "loss_1")},
+                     sort_keys=True))
 
 
 if __name__ == "__main__":
