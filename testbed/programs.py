@@ -307,3 +307,29 @@ PROGRAMS += (
 )
 
 BY_NAME = {program.name: program for program in PROGRAMS}
+
+UNET3D = "models/official/unet3d/"
+UNET3D_PARAMS = ("{input_image_size: [16, 16, 16], num_base_filters: 4, depth: 2, train_batch_size: 2, "
+                 "eval_batch_size: 2, predict_batch_size: 2, use_bfloat16: false, init_learning_rate: 0.0001, "
+                 "train_steps: {steps}, num_steps_per_eval: 2, eval_steps: 2}")
+PROGRAMS += (
+    TestbedProgram(
+        name="tpu_unet3d", repo=TPU, commit=TPU_2019, committed="2019-10-01",
+        kind="TPUEstimator script (tf.contrib): 3D UNet with tf.contrib.layers conv3d/instance_norm/"
+             "conv3d_transpose, tf.layers.batch_normalization(axis=1), contrib NadamOptimizer, YAML "
+             "--params_override, a plain EstimatorSpec with a LoggingTensorHook on CPU",
+        script=UNET3D + "unet_main.py",
+        files=tuple(UNET3D + name for name in ("unet_main.py", "input_reader.py", "params_dict.py",
+                                               "tpu_executor.py", "unet_config.py", "unet_model.py",
+                                               "metrics.py")),
+        generator="liver_records", python_path=(UNET3D.rstrip("/"),), source_root=UNET3D.rstrip("/"),
+        args=("--use_tpu=false", "--tpu=", "--num_cores=1", "--iterations_per_loop=2", "--mode=train",
+              "--training_file_pattern={data}/train-*.tfrecord", "--eval_file_pattern={data}/eval-*.tfrecord",
+              "--params_override=" + UNET3D_PARAMS, "--model_dir={model_dir}"),
+        steps=4, verify_options=("--with", "pyyaml==5.4.1", "--current-with", "pyyaml==5.3.1", "--no-exact"),
+        notes="16 generated 16^3 liver volumes; learning rate 1e-4 instead of the released 0.1: at 0.1 one Nadam "
+              "step saturates the softmax on this data, TF 1.15's softmax then gives exactly 1.0 and vanishing "
+              "gradients where TF 2.21's Eigen kernel gives 1 - 2^-24 and gradients near 1e-8, which Adam's "
+              "normalisation turns into steps of the learning rate's size (docs/verify.md, unet3d); its own "
+              "evaluation fails in TF 1.15 with use_tpu=False (EstimatorSpec(eval_metrics=...)), so --no-exact"),
+)
