@@ -7,6 +7,7 @@ reports and diffs are deterministic. Writing is separate (`write_result`) and at
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -153,6 +154,24 @@ def fewer_collections() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+# Goes through the pipeline's imports and lazily loaded tables (libcst, the codemods, the TF API
+# table of migrate/existence.py) before the workers fork.
+_WARM_UP = b"import tensorflow as tf\nx = tf.contrib.layers.flatten(tf.compat.v1.placeholder(tf.float32))\n"
+
+
+def warm_up_before_fork() -> None:
+    """Load what every worker needs once, in this process, when the workers are forked from it.
+
+    Each worker otherwise imported libcst and the codemods and loaded the tables itself: ~0.3 CPU s
+    per worker measured on this machine (0.23 s of imports, 0.09 s of first-file loading), paid
+    twice by `-j 2` and once by `-j 1`. Forked workers share the parent's loaded modules. Nothing
+    is done for other start methods (a spawned worker imports everything anyway)."""
+    if multiprocessing.get_start_method() != "fork":
+        return
+    from migrate.engine import migrate_bytes  # noqa: PLC0415 (see migrate_source)
+    migrate_bytes(_WARM_UP, "<warm-up>.py")
+
+
 def migrate_paths(files: Sequence[Path], jobs: int = 1) -> Iterator[FileResult]:
     """FileResults for `files` in the given (sorted) order, computed by `jobs` processes.
 
@@ -172,6 +191,7 @@ def migrate_paths(files: Sequence[Path], jobs: int = 1) -> Iterator[FileResult]:
             yield cached[name] if name in cached else migrate_file(name)
         return
     groups = work_groups(missing, jobs)
+    warm_up_before_fork()
     with ProcessPoolExecutor(max_workers=jobs, initializer=fewer_collections) as pool:
         futures = {}
         for index in sorted(range(len(groups)), key=lambda i: -groups[i][1]):

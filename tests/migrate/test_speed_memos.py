@@ -9,9 +9,11 @@ references.
 
 from __future__ import annotations
 
+import multiprocessing
+
 import libcst as cst
 
-from migrate import engine
+from migrate import api, engine
 from migrate.codemods import keras_lr_scheduler
 from migrate.names import ModuleNames
 
@@ -56,3 +58,20 @@ def test_import_names_answers_once_per_node_with_a_fresh_set():
     assert names.import_names(first) == {"tensorflow.contrib.tpu.TPUEstimator"}
     assert names.import_names(other) == {"tensorflow.contrib.tpu.TPUEstimator"}
     assert computed == [first, other]
+
+
+def test_workers_are_forked_from_a_process_that_loaded_the_pipeline(tmp_path, monkeypatch):
+    """-j N: the pipeline's imports and tables are loaded once, before the workers fork."""
+    if multiprocessing.get_start_method() != "fork":
+        return  # (spawned workers import everything themselves: nothing is loaded for them)
+    warmed = []
+    real = api.warm_up_before_fork
+    monkeypatch.setattr(api, "warm_up_before_fork", lambda: warmed.append(1) or real())
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_CACHE", "off")
+    for index in range(5):
+        (tmp_path / f"m{index}.py").write_text(f"import tensorflow as tf\nx{index} = tf.contrib.tpu.RunConfig()\n")
+    files = sorted(tmp_path.glob("*.py"))
+    parallel = list(api.migrate_paths(files, jobs=2))
+    assert warmed == [1]
+    assert [r.migrated for r in parallel] == [r.migrated for r in api.migrate_paths(files, jobs=1)]
+    assert all(r.migrated for r in parallel)
