@@ -306,7 +306,6 @@ PROGRAMS += (
               "no longer has and 0.15 cannot import on TF 2.16+ (tf.compat.v1.estimator), so no exact phase"),
 )
 
-BY_NAME = {program.name: program for program in PROGRAMS}
 
 UNET3D = "models/official/unet3d/"
 UNET3D_PARAMS = ("{input_image_size: [16, 16, 16], num_base_filters: 4, depth: 2, train_batch_size: 2, "
@@ -333,3 +332,5 @@ PROGRAMS += (
               "normalisation turns into steps of the learning rate's size (docs/verify.md, unet3d); its own "
               "evaluation fails in TF 1.15 with use_tpu=False (EstimatorSpec(eval_metrics=...)), so --no-exact"),
 )
+
+BY_NAME = {program.name: program for program in PROGRAMS}
