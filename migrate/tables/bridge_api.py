@@ -56,6 +56,9 @@ BRIDGE_API = frozenset({
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     "compat.contrib_optimizers.NadamOptimizer", "compat.contrib_optimizers.LARSOptimizer",
+    # tf.contrib.image's projective transforms (TF 1.15's code on the core kernel, oracle-tested)
+    *(f"compat.contrib_image.{name}" for name in (
+        "rotate", "translate", "transform", "angles_to_projective_transforms", "translations_to_projective_transforms")),
     # tf.contrib.layers' layer functions (TF 1.15's code on the bridge's TF1 layers, oracle-tested)
     *(f"compat.contrib_layers.{name}" for name in CONTRIB_LAYERS),
     "compat.contrib_batch_norm.batch_norm",

@@ -305,6 +305,12 @@ CONTRIB = {
     # LARS (large-batch TPU ResNets; heldout4: MLPerf v0.6 resnet lars_util.py): no TensorFlow, Keras or
     # tensorflow-addons equivalent; TF 1.15's code in the bridge (oracle fixture contrib/lars).
     "tensorflow.contrib.opt.LARSOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LARSOptimizer"),
+    # contrib.image's projective transforms: TF 1.15's Python over the kernel TF 2.21 has as
+    # tf.raw_ops.ImageProjectiveTransformV2 (compat/contrib_image.py; tensorflow/moonlight glyph_patches.py,
+    # heldout3; tensorflow/lucid optvis/transform.py, heldout4; oracle fixture contrib/contrib_image).
+    **{f"tensorflow.contrib.image.{name}": Replacement(f"estimator_bridge.compat.contrib_image.{name}")
+       for name in ("rotate", "translate", "transform", "angles_to_projective_transforms",
+                    "translations_to_projective_transforms")},
     **{f"tensorflow.contrib.{name}": Replacement(f"tensorflow.compat.v1.{target}")
        for name, target in _SAME_OBJECT_IN_COMPAT_V1.items()},
 }

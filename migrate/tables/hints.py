@@ -152,9 +152,6 @@ HINTS = {
     "tensorflow.contrib.graph_editor": (
         "nothing in TF 2: build the graph with the replacement tensors directly, or rewire a GraphDef with "
         "tf.compat.v1.import_graph_def(graph_def, input_map={name: tensor})"),
-    "tensorflow.contrib.image.rotate": (
-        "tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), "
-        "or tf.keras.layers.RandomRotation for augmentation"),
     "tensorflow.contrib.estimator.add_metrics": (
         "wrap the model_fn: call it, then return its EstimatorSpec with eval_metric_ops updated by "
         "metric_fn(labels, predictions) (what add_metrics did; estimator_bridge has no add_metrics)"),

@@ -24,7 +24,7 @@ HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
 BEFORE = HERE / "fixtures_annotate" / "tpu_model.before.py"
 AFTER = HERE / "fixtures_annotate" / "tpu_model.after.py"
-WITH_FINDINGS = "import tensorflow as tf\n\ndef hp():\n    return tf.contrib.image.rotate(a=1)\n"
+WITH_FINDINGS = "import tensorflow as tf\n\ndef hp():\n    return tf.contrib.graph_editor.graph_replace(a=1)\n"
 REWRITE_ONLY = "import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n"
 
 
@@ -53,11 +53,11 @@ def test_annotating_the_output_again_adds_nothing():
 
 def test_the_marker_sits_above_the_statement_at_its_indentation():
     lines = output(annotated(WITH_FINDINGS.encode())).decode().splitlines()
-    assert lines[3] == "    # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and " \
-                       "has no equivalent that migrate knows (hint: tfa.image.rotate(images, angles, " \
-                       "interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), or " \
-                       "tf.keras.layers.RandomRotation for augmentation)"
-    assert lines[4] == "    return tf.contrib.image.rotate(a=1)"
+    assert lines[3] == "    # estimator-migrate: MIG301 `tf.contrib.graph_editor.graph_replace` was removed with tf.contrib and " \
+                       "has no equivalent that migrate knows (hint: nothing in TF 2: build the graph with the " \
+                       "replacement tensors directly, or rewire a GraphDef with " \
+                       "tf.compat.v1.import_graph_def(graph_def, input_map={name: tensor}))"
+    assert lines[4] == "    return tf.contrib.graph_editor.graph_replace(a=1)"
 
 
 ALL_BEFORE = sorted(FIXTURES.rglob("*.before.py"))
@@ -113,7 +113,7 @@ def test_crlf_files_get_crlf_markers():
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     root.mkdir()
-    (root / "rotate.py").write_text(WITH_FINDINGS)
+    (root / "rewire.py").write_text(WITH_FINDINGS)
     (root / "train.py").write_text(REWRITE_ONLY)
     (root / "clean.py").write_text("import tensorflow as tf\nx = tf.constant(1)\n")
     return root
@@ -127,7 +127,7 @@ def test_cli_annotate_in_place_marks_findings_and_a_second_run_changes_nothing(t
     before = snapshot(tree)
     assert main([str(tree), "--annotate", "--in-place", "-j", "1"]) == 1
     after = snapshot(tree)
-    assert b"    # estimator-migrate: MIG301 " in after["rotate.py"]
+    assert b"    # estimator-migrate: MIG301 " in after["rewire.py"]
     assert after["train.py"] == b"import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer(0.1)\n"
     assert after["clean.py"] == before["clean.py"]
     # Warnings stay (they are still reported), but nothing would change any more.
@@ -150,7 +150,7 @@ def test_cli_annotate_output_dir_marks_the_copy_only(tree, tmp_path):
     out = tmp_path / "out"
     assert main([str(tree), "--annotate", "--output-dir", str(out), "-j", "1"]) == 1
     assert snapshot(tree) == before
-    assert "# estimator-migrate: MIG301" in (out / "repo" / "rotate.py").read_text()
+    assert "# estimator-migrate: MIG301" in (out / "repo" / "rewire.py").read_text()
 
 
 def test_cli_annotate_marks_only_selected_codes(tmp_path):
@@ -182,8 +182,8 @@ def tpu_notebook() -> bytes:
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     first = nbformat.v4.new_code_cell("!pip install -q tensorflow==1.15\nimport tensorflow as tf")
-    bash = nbformat.v4.new_code_cell("%%bash\necho tf.contrib.image.rotate")
-    body = nbformat.v4.new_code_cell("if True:\n    !echo tpu\n    hp = tf.contrib.image.rotate(a=1)\n"
+    bash = nbformat.v4.new_code_cell("%%bash\necho tf.contrib.graph_editor.graph_replace")
+    body = nbformat.v4.new_code_cell("if True:\n    !echo tpu\n    hp = tf.contrib.graph_editor.graph_replace(a=1)\n"
                                      "opt = tf.train.AdamOptimizer(0.1)")
     body.outputs = [nbformat.v4.new_output("stream", text="tpu\n")]
     nb.cells = [nbformat.v4.new_markdown_cell("# 2018"), first, bash, body]
@@ -198,10 +198,10 @@ def test_notebook_cells_get_markers_with_outputs_and_other_cells_untouched(tmp_p
     after = json.loads(path.read_bytes())
     assert "".join(after["cells"][3]["source"]) == (
         "if True:\n    !echo tpu\n"
-        "    # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no "
-        "equivalent that migrate knows (hint: tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, "
-        "TF <= 2.15; TF 1.15's contrib code), or tf.keras.layers.RandomRotation for augmentation)\n"
-        "    hp = tf.contrib.image.rotate(a=1)\nopt = tf.compat.v1.train.AdamOptimizer(0.1)")
+        "    # estimator-migrate: MIG301 `tf.contrib.graph_editor.graph_replace` was removed with tf.contrib and has no "
+        "equivalent that migrate knows (hint: nothing in TF 2: build the graph with the replacement tensors "
+        "directly, or rewire a GraphDef with tf.compat.v1.import_graph_def(graph_def, input_map={name: tensor}))\n"
+        "    hp = tf.contrib.graph_editor.graph_replace(a=1)\nopt = tf.compat.v1.train.AdamOptimizer(0.1)")
     assert after["cells"][3]["outputs"] == before["cells"][3]["outputs"]
     assert after["cells"][:3] == before["cells"][:3]
     written = path.read_bytes()

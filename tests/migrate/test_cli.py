@@ -12,7 +12,7 @@ from migrate.cli import main
 TF1 = "import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n"
 TF1_MIGRATED = "import tensorflow as tf\nopt = tf.compat.v1.train.AdamOptimizer(0.1)\n"
 CLEAN = "import tensorflow as tf\nx = tf.constant(1)\n"
-UNSUPPORTED = "import tensorflow as tf\nhp = tf.contrib.image.rotate(a=1)\n"
+UNSUPPORTED = "import tensorflow as tf\nhp = tf.contrib.graph_editor.graph_replace(a=1)\n"
 
 
 @pytest.fixture(autouse=True)
@@ -178,12 +178,12 @@ def test_notebooks_in_a_tree_are_migrated_and_located_by_cell(tmp_path, capsys):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [nbformat.v4.new_code_cell("import tensorflow as tf"),
-                nbformat.v4.new_code_cell("if True:\n  !ls\nhp = tf.contrib.image.rotate(a=1)\n"
+                nbformat.v4.new_code_cell("if True:\n  !ls\nhp = tf.contrib.graph_editor.graph_replace(a=1)\n"
                                           "opt = tf.train.AdamOptimizer(0.1)")]
     (tmp_path / "nb.ipynb").write_text(nbformat.writes(nb))
     out = tmp_path / "out"
     assert main([str(tmp_path / "nb.ipynb"), "--output-dir", str(out)]) == 1
     assert f"{tmp_path}/nb.ipynb:cell 2:3: MIG301 warning" in capsys.readouterr().out
     migrated = nbformat.reads((out / "nb.ipynb").read_text(), as_version=4)
-    assert migrated.cells[1].source == ("if True:\n  !ls\nhp = tf.contrib.image.rotate(a=1)\n"
+    assert migrated.cells[1].source == ("if True:\n  !ls\nhp = tf.contrib.graph_editor.graph_replace(a=1)\n"
                                         "opt = tf.compat.v1.train.AdamOptimizer(0.1)")

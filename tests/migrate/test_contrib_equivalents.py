@@ -73,6 +73,11 @@ tf.contrib.opt.LARSOptimizer under a polynomial-decay learning rate, on a kernel
 bias in skip_list, a zero kernel (ratio 1) and a gathered table (sparse momentum), with and without
 Nesterov, through estimator_bridge/compat/contrib_optimizers.py: within rtol 1e-6.
 
+Fixture contrib/contrib_image (heldout4: tensorflow/lucid optvis/transform.py; heldout3:
+tensorflow/moonlight glyph_patches.py): tf.contrib.image's rotate/translate/transform and transform
+builders through estimator_bridge/compat/contrib_image.py on the core ImageProjectiveTransformV2 kernel:
+values, uint8 glyphs, shapes and the gradient through a bilinear rotation within rtol 1e-6.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -102,7 +107,7 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
 @pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
                                   "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter",
                                   "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
-                                  "slim_layers", "lars"])
+                                  "slim_layers", "lars", "contrib_image"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)

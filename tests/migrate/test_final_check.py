@@ -381,7 +381,6 @@ HELDOUT3_HINTS = [
     ("o = tf.contrib.mixed_precision.LossScaleOptimizer(opt, m)", "MIG301",
      "tf.compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer("),
     ("g = tf.contrib.graph_editor.graph_replace(t, {a: b})", "MIG301", "tf.compat.v1.import_graph_def("),
-    ("r = tf.contrib.image.rotate(x, 0.5)", "MIG301", "tfa.image.rotate("),
     ("e = tf.contrib.estimator.add_metrics(est, f)", "MIG301", "wrap the model_fn"),
     # tensorflow/benchmarks tf_cnn_benchmarks (internals that moved)
     ("from tensorflow.python.framework import ops\nops.register_tensor_conversion_function(A, f)", "MIG305",
@@ -403,8 +402,8 @@ def test_names_without_a_rewrite_from_heldout3_name_their_replacement(line, code
 HELDOUT4_HINTS = [
     # tensorflow/moonlight glyph_patches.py (heldout3): a module import whose members have no rewrite
     # named nothing on its import line ("rewrite or delete this import")
-    ("from tensorflow.contrib import image as contrib_image\ny = contrib_image.rotate(x, 0.5)", "MIG306",
-     "`contrib_image.rotate` -> tfa.image.rotate("),
+    ("from tensorflow.contrib import training as contrib_training\nh = contrib_training.SummaryAtEndHook(d)",
+     "MIG306", "`contrib_training.SummaryAtEndHook` -> run the summary op once"),
     ("from tensorflow.contrib import estimator as contrib_estimator\ne = contrib_estimator.add_metrics(est, f)",
      "MIG306", "`contrib_estimator.add_metrics` -> wrap the model_fn"),
     # heldout4: CyberZHG/keras-bert TPU notebooks, openai/baselines acktr/kfac.py, mlperf v0.5 mask_rcnn_main.py

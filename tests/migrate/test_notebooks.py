@@ -33,7 +33,7 @@ def tpu_notebook() -> bytes:
         code("!pip install -q tensorflow==1.15\n%matplotlib inline\nimport tensorflow as tf\nimport os"),
         code("%%bash\necho tf.contrib.tpu.TPUEstimator"),
         code("if 'COLAB_TPU_ADDR' in os.environ:\n    !echo on a tpu\n"
-             "    resolver = tf.contrib.cluster_resolver.TPUClusterResolver()\nhp = tf.contrib.image.rotate(a=1)"),
+             "    resolver = tf.contrib.cluster_resolver.TPUClusterResolver()\nhp = tf.contrib.graph_editor.graph_replace(a=1)"),
         code("print('unchanged')", outputs=[nbformat.v4.new_output("stream", text="unchanged\n")]),
         code("est = tf.contrib.tpu.TPUEstimator(model_fn=None)\nest?",
              outputs=[nbformat.v4.new_output("stream", text="hello\n")]),
@@ -52,7 +52,7 @@ def test_magics_and_shell_lines_are_restored_also_inside_blocks(tpu_notebook):
     assert "".join(cells[1]["source"]).startswith("!pip install -q tensorflow==1.15\n%matplotlib inline\n")
     assert "".join(cells[3]["source"]) == (
         "if 'COLAB_TPU_ADDR' in os.environ:\n    !echo on a tpu\n"
-        "    resolver = estimator_bridge.TPUClusterResolver()\nhp = tf.contrib.image.rotate(a=1)")
+        "    resolver = estimator_bridge.TPUClusterResolver()\nhp = tf.contrib.graph_editor.graph_replace(a=1)")
 
 
 def test_non_python_cell_magics_unchanged_cells_and_outputs_are_untouched(tpu_notebook):

@@ -22,8 +22,8 @@ def crf_loss(logits, tags, lengths):
 
 
 def tower(images, is_training):
-  # estimator-migrate: MIG301 `tf.contrib.image.rotate` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.image.rotate(images, angles, interpolation) (tensorflow-addons, TF <= 2.15; TF 1.15's contrib code), or tf.keras.layers.RandomRotation for augmentation)
-  if is_training: images = tf.contrib.image.rotate(images, 0.1)
+  # estimator-migrate: MIG301 `tf.contrib.image.sparse_image_warp` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  if is_training: images = tf.contrib.image.sparse_image_warp(images, src, dst)[0]
   with estimator_bridge.compat.contrib_arg_scope.arg_scope([estimator_bridge.compat.contrib_layers.conv2d], padding="SAME"):
     # estimator-migrate: MIG302 `tf.contrib.slim.nets.vgg.vgg_a` (TF-Slim) is not part of TensorFlow 2 (hint: slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest (slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras)
     net = slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]

@@ -17,7 +17,7 @@ def crf_loss(logits, tags, lengths):
 
 
 def tower(images, is_training):
-  if is_training: images = tf.contrib.image.rotate(images, 0.1)
+  if is_training: images = tf.contrib.image.sparse_image_warp(images, src, dst)[0]
   with slim.arg_scope([slim.conv2d], padding="SAME"):
     net = slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
   return tf.layers.dense(tf.layers.flatten(net), 10)
