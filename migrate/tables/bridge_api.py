@@ -51,6 +51,8 @@ BRIDGE_API = frozenset({
         "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop",
         "StopAfterNEvalsHook", "evaluate_once", "split_compile_and_shard", "InfeedQueue",
         "PartitionedInfeedQueue", "wait_for_new_checkpoint")),
+    # Keras 3's BatchNormalization with Keras 2's moving variance (oracle-tested)
+    "compat.keras_batch_norm.BatchNormalization",
     # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)
     "compat.contrib_tpu.device_assignment",
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)

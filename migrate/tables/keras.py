@@ -31,6 +31,11 @@ KERAS.update({
         "tensorflow.keras.mixed_precision.global_policy"),
 })
 
+# Keras 1.15-2.15's BatchNormalization averaged the fused kernel's Bessel-corrected batch variance
+# into the moving variance on 4-D inputs; Keras 3's averages the biased one
+# (estimator_bridge/compat/keras_batch_norm.py, measured there): the subclass keeps Keras 2's update.
+KERAS["keras.layers.BatchNormalization"] = Replacement("estimator_bridge.compat.keras_batch_norm.BatchNormalization")
+
 
 @dataclass(frozen=True)
 class KerasOptimizer:

@@ -36,3 +36,28 @@ def test_mixed_precision_experimental_is_keras_3s_mixed_precision():
         current = tf.keras.mixed_precision.global_policy()
         scaled = tf.keras.mixed_precision.experimental.Policy('mixed_float16', loss_scale=128)
         """, findings=["6:10 MIG201"])
+
+
+def test_keras_batch_norm_becomes_the_class_with_keras_2s_moving_variance():
+    """training-data-analyst's keras_flowers_gputputpupod_tf2.1 (68ccb3f7a): Keras 3 averages the
+    biased batch variance into the moving variance, Keras 1.15-2.15 the fused kernel's unbiased one
+    (estimator_bridge/compat/keras_batch_norm.py; oracle: tests/estimator_bridge/
+    test_compat_keras_batch_norm.py). tf.layers' own class is another rewrite's."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        from tensorflow.keras.layers import BatchNormalization
+        from tensorflow.keras import layers
+
+        a = tf.keras.layers.BatchNormalization(momentum=0.9)
+        b = BatchNormalization()
+        c = layers.BatchNormalization(axis=1)
+        """, """
+        import tensorflow as tf
+        from estimator_bridge.compat.keras_batch_norm import BatchNormalization
+        from tensorflow.keras import layers
+        import estimator_bridge.compat.keras_batch_norm
+
+        a = estimator_bridge.compat.keras_batch_norm.BatchNormalization(momentum=0.9)
+        b = BatchNormalization()
+        c = estimator_bridge.compat.keras_batch_norm.BatchNormalization(axis=1)
+        """)
