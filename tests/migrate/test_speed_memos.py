@@ -9,11 +9,13 @@ references.
 
 from __future__ import annotations
 
+import ast
 import multiprocessing
+from pathlib import Path
 
 import libcst as cst
 
-from migrate import api, engine
+from migrate import api, engine, final_check
 from migrate.codemods import keras_lr_scheduler
 from migrate.names import ModuleNames
 
@@ -75,3 +77,29 @@ def test_workers_are_forked_from_a_process_that_loaded_the_pipeline(tmp_path, mo
     assert warmed == [1]
     assert [r.migrated for r in parallel] == [r.migrated for r in api.migrate_paths(files, jobs=1)]
     assert all(r.migrated for r in parallel)
+
+
+class _NodeVisitorChains(ast.NodeVisitor):
+    """final_check._Chains as it was before its own dispatch: an ast.NodeVisitor."""
+    __init__ = final_check._Chains.__init__
+    _function = final_check._Chains._function
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+    visit_Attribute = final_check._Chains.visit_Attribute
+
+
+def test_the_final_checks_chain_walk_finds_what_ast_node_visitor_found_in_its_order():
+    root = Path(__file__).parents[2]
+    sources = sorted((root / "tests" / "migrate").rglob("*.py")) + sorted((root / "legacy_examples").rglob("*.py"))
+    compared = 0
+    for path in sources:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
+        aliases = {"tf": "tensorflow", "tpu": "tensorflow.contrib.tpu", "estimator_bridge": "estimator_bridge"}
+        ours, theirs = final_check._Chains(aliases), _NodeVisitorChains(aliases)
+        ours.visit(tree)
+        theirs.visit(tree)
+        assert ours.found == theirs.found, path
+        compared += bool(ours.found)
+    assert compared > 50
