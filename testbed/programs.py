@@ -306,7 +306,6 @@ PROGRAMS += (
               "no longer has and 0.15 cannot import on TF 2.16+ (tf.compat.v1.estimator), so no exact phase"),
 )
 
-
 UNET3D = "models/official/unet3d/"
 UNET3D_PARAMS = ("{input_image_size: [16, 16, 16], num_base_filters: 4, depth: 2, train_batch_size: 2, "
                  "eval_batch_size: 2, predict_batch_size: 2, use_bfloat16: false, init_learning_rate: 0.0001, "
@@ -332,5 +331,36 @@ PROGRAMS += (
               "normalisation turns into steps of the learning rate's size (docs/verify.md, unet3d); its own "
               "evaluation fails in TF 1.15 with use_tpu=False (EstimatorSpec(eval_metrics=...)), so --no-exact"),
 )
+
+TPU_RESNET_2020 = "95647b535084fe369bdc9c12bace726cb91970b4"  # 2020-05-06, tf.compat.v1, EvoNorms added
+TPU_RESNET_2020_FILES = tuple("models/" + path for path in (
+    "official/__init__.py", "official/resnet/__init__.py", "official/resnet/resnet_main.py",
+    "official/resnet/imagenet_input.py", "official/resnet/resnet_model.py", "official/resnet/resnet_preprocessing.py",
+    "official/resnet/lars_util.py", "official/resnet/configs/__init__.py", "official/resnet/configs/resnet_config.py",
+    "common/__init__.py", "common/inference_warmup.py", "common/tpu_profiler_hook.py", "hyperparameters/__init__.py",
+    "hyperparameters/common_hparams_flags.py", "hyperparameters/common_tpu_flags.py",
+    "hyperparameters/flags_to_params.py", "hyperparameters/params_dict.py"))
+RESNET_2020_PARAMS = ("{precision: float32, resnet_depth: 18, image_size: 32, train_batch_size: 4, eval_batch_size: 4, "
+                      "num_train_images: 64, num_eval_images: 8, iterations_per_loop: 2, num_cores: 1, use_cache: false, "
+                      "num_parallel_calls: 1")
+PROGRAMS += (
+    TestbedProgram(
+        name="tpu_resnet_2020", repo=TPU, commit=TPU_RESNET_2020, committed="2020-05-06",
+        kind="TPUEstimator script (tf.compat.v1, TF 1.15 era): TPUClusterResolver(''), TF 2 summaries in host_call "
+             "(its own `loss`, so TF 1.15's Estimator loss summary is `loss_1`), Grappler off, YAML --params_override",
+        script="models/official/resnet/resnet_main.py", files=TPU_RESNET_2020_FILES, generator="imagenet_records",
+        python_path=("models",), source_root="models",
+        args=("--use_tpu=false", "--data_dir={data}", "--mode=train_and_eval", "--train_steps={steps}",
+              "--steps_per_eval=2", f"--params_override={RESNET_2020_PARAMS}}}", "--model_dir={model_dir}"),
+        steps=4,
+        verify_options=("--oracle", "tf115", "--with", "pyyaml==5.4.1", "--current-with", "pyyaml==5.3.1",
+                        "--exact-args=--use_tpu=false --data_dir={data} --mode=eval --eval_timeout=5 "
+                        f"'--params_override={RESNET_2020_PARAMS}, train_steps: 4}}' --model_dir={{model_dir}}"),
+        notes="ResNet-18 on 32x32 crops of 64 generated 40x40 JPEG records; random crops and flips and an unseeded "
+              "evaluation shuffle make the oracle vary (the exact phase is held to its own spread). --oracle tf115: "
+              "TF 2.15's TPUClusterResolver('') refuses an empty name; PyYAML < 6 (yaml.load without a Loader)"),
+)
+
+# After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).
 
 BY_NAME = {program.name: program for program in PROGRAMS}

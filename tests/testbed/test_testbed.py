@@ -66,3 +66,11 @@ def test_results_render_limitations_and_numbers():
     table = markdown([{"program": "p", "side": "runner", "status": "PASS", "training": "a|b", "exact": "-",
                        "notes": ""}], "header")
     assert "| p | runner | PASS | a\\|b | - |  |" in table
+
+
+def test_every_program_can_be_selected_by_name():
+    """`python -m testbed.run --sources S NAME` looks programs up in BY_NAME, which was built before
+    the last entries were added (tpu_unet3d could not be selected, 2026-11-27)."""
+    from testbed.programs import BY_NAME
+    assert sorted(BY_NAME) == sorted(program.name for program in PROGRAMS)
+    assert len(BY_NAME) == len(PROGRAMS)  # names are unique
