@@ -23,6 +23,7 @@ from migrate.codemods.fused import fuse
 from migrate.codemods.findings_collector import FindingCollector
 from migrate.environment_checks import environment_findings
 from migrate.final_check import check as check_names
+from migrate.forks import within_fork
 from migrate.findings import FileResult, Finding, Location
 from migrate.names import ImportSurvey, import_survey
 from migrate.prefilter import nothing_to_do
@@ -300,8 +301,8 @@ def _migrate(source: Surveyed, filename: str, verify: bool = False, prefilter: b
                 raise SkipFile(Finding(Location(1, 0), "MIG004", f"the rewrite did not parse ({error.message})",
                                        "please report this file; it was left unchanged"))
     # The final pass: names the output still holds must exist (a file never goes out silently broken).
-    return migrated, sorted(findings + check_names(text, migrated, findings, tree=migrated_tree)
-                            + environment_findings(text, migrated, migrated_tree))
+    return migrated, sorted(within_fork(findings + check_names(text, migrated, findings, tree=migrated_tree)
+                                        + environment_findings(text, migrated, migrated_tree)))
 
 
 def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | None:

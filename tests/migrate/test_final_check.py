@@ -410,6 +410,9 @@ HELDOUT4_HINTS = [
     ("import tensorflow.keras.backend as K\nsess = K.get_session()", "MIG305", "delete `sess = K.get_session()`"),
     ("s, u, v = tf.batch_svd(m)", "MIG305", "tf.linalg.svd(tensor)"),
     ("s = tf.contrib.distribute.TPUStrategy(r, steps_per_run=1)", "MIG201", "model.compile(steps_per_execution=N)"),
+    # tensorflow/adanet core/summary.py (heldout2), contrib.layers' output aliases (main corpus)
+    ("try:\n  s = tf.contrib.summary\nexcept AttributeError:\n  s = None", "MIG301", "tf.summary: TF 2's summary API"),
+    ("o = tf.contrib.layers.utils.collect_named_outputs(c, 'a', x)", "MIG301", "tf.compat.v1.add_to_collections("),
 ]
 
 
@@ -447,3 +450,24 @@ def test_a_vendored_tpu_estimator_fork_and_its_importers_are_named():
     assert (finding.code, finding.location.line) == ("MIG307", 2)
     assert "1 call here passes train_cache_fn/eval_cache_fn" in finding.hint
     assert "estimator_bridge.TPUEstimator" in finding.hint
+
+
+def test_the_internals_of_a_vendored_fork_name_the_fork_s_replacement():
+    # zihangdai/xlnet and kimiyoung/transformer-xl tpu_estimator.py (main corpus): 60+ MIG301/MIG306 on
+    # tf.contrib.tpu internals (tpu_context.TPUContext, util.check_positive_integer, session_support, ...)
+    # said only "see the TF 2 migration guide"; in a fork their replacement is the bridge's TPUEstimator
+    fork = ("import tensorflow as tf\n"
+            "from tensorflow.contrib.tpu.python.tpu import util as util_lib\n"
+            "class TPUEstimatorSpec(object):\n"
+            "  pass\n"
+            "class TPUEstimator(object):\n"
+            "  def __init__(self, steps=1):\n"
+            "    util_lib.check_positive_integer(steps, 'steps')\n"
+            "    self.context = tf.contrib.tpu.tpu_context.TPUContext\n")
+    findings = [f for f in migrate_text(fork, "tpu_estimator.py")[1] if f.code != "MIG307"]
+    assert {f.code for f in findings} >= {"MIG301", "MIG306"}
+    assert all(f.hint.startswith("one of the TF 1.x internals this vendored tpu_estimator.py fork is built on")
+               and "estimator_bridge.TPUEstimator" in f.hint for f in findings), [f.hint for f in findings]
+    # outside a fork the same names keep their own hint
+    plain = migrate_text("import tensorflow as tf\nc = tf.contrib.tpu.tpu_context.TPUContext\n", "model.py")[1]
+    assert [f.code for f in plain] == ["MIG301"] and "vendored" not in plain[0].hint
