@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from verify import calibration, oracles
+from verify import calibration, global_step_race, oracles
 from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
@@ -137,6 +137,7 @@ class VerifyResult:
     oracle_runs: list[dict] = field(default_factory=list)  # {"model_dir"}
     oracle_deterministic: bool = False  # runs 1 and 2 were identical to the last bit
     oracle_exact_deterministic: bool = True  # two evaluations of one checkpoint were identical
+    oracle_global_step_race: list[str] = field(default_factory=list)  # VER006: racy reads in its graph
     work_dir: str = ""
     error: str | None = None  # verify could not judge at all (oracle failed...)
     options: Options = field(default_factory=Options)
@@ -226,6 +227,7 @@ class Runner:
     def __init__(self, program: Program, options: Options, progress: Progress):
         self.program, self.options, self.progress = program, options, progress
         self.work = (options.work_dir or default_work_dir(program)).resolve()
+        self.global_step_race: list[str] = []  # the oracle's racy reads (global_step_race.py), if it varies
 
     # --- one run -------------------------------------------------------------------------------
     def run(self, label: str, python_or_command: list[str], python: str, model_dir: Path,
@@ -313,6 +315,9 @@ class Runner:
                 result.oracle_deterministic = True
                 self.progress.note("the oracle repeated itself exactly: every number is held to the tolerance")
                 break
+        if not result.oracle_deterministic and spread_runs:
+            result.oracle_global_step_race = global_step_race.racy_reads_in(folder / "run1")
+        self.global_step_race = result.oracle_global_step_race
         exact_references = None
         if self.options.exact:
             final = checkpoint_files(folder / "run1")
@@ -377,6 +382,11 @@ class Runner:
             training.judgement = calibration.judge_calibrated(oracle_runs, ours, rtol=self.options.train_rtol,
                                                               margin=self.options.margin)
             training.notes += calibration.notes(training.judgement)
+            race = self.global_step_race
+            if race:
+                verdict = "PASS" if training.judgement.passed else "FAIL"
+                training.notes.append(f"judged against the oracle's spread anyway (not counted, VER006): {verdict}")
+                training.limitation = limitation("VER006", "its reads: " + ", ".join(race[:4]))
         else:
             training.limitation = limitation("VER001")
         if self.options.exact:
