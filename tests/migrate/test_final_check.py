@@ -413,6 +413,9 @@ HELDOUT4_HINTS = [
     # tensorflow/adanet core/summary.py (heldout2), contrib.layers' output aliases (main corpus)
     ("try:\n  s = tf.contrib.summary\nexcept AttributeError:\n  s = None", "MIG301", "tf.summary: TF 2's summary API"),
     ("o = tf.contrib.layers.utils.collect_named_outputs(c, 'a', x)", "MIG301", "tf.compat.v1.add_to_collections("),
+    ("f = tf.contrib.framework.assign_from_checkpoint_fn(p, v)", "MIG301", "saver.restore(session, model_path)"),
+    ("o = tf.contrib.opt.extend_with_decoupled_weight_decay(tf.train.AdamOptimizer)", "MIG301",
+     "keras.optimizers.AdamW"),
 ]
 
 
