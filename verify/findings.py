@@ -40,6 +40,12 @@ LIMITATIONS = {
                "(it is still computed and shown in the notes); the exact phase and checkpoint names are judged. "
                "To judge training, order the increment after the updates in a copy of the program "
                "(`with tf.control_dependencies([train_op]): global_step.assign_add(1)`)"),
+    "VER007": ("migrated copy imports TF1 code it does not contain",
+               "the migrated program stopped in a TF1 call of a module outside the migrated tree (a pip "
+               "package such as bert-tensorflow, or a folder on --path): estimator-migrate rewrites only the "
+               "tree it is given; migrate that code too (copy it into --source-root, or run estimator-migrate "
+               "on it and put the result on the path) or use the runner side, which serves TF1's API to every "
+               "module"),
     "VER004": ("nothing to compare",
                "the oracle's run of this phase wrote no number verify reads (no summaries in model_dir or its "
                "eval folders, no text output at its top); for the exact phase, a program that evaluates only "

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from verify import calibration, global_step_race, oracles
+from verify import calibration, global_step_race, oracles, unmigrated
 from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
@@ -366,6 +366,11 @@ class Runner:
             ours = self.run(f"{side}: training phase", how.command, sys.executable, folder / "training", None,
                             python_path=[*how.python_path, *self.current_extras], onednn=False)
         except Exception as error:  # the table says what broke; the other side still runs
+            dependency = self._unmigrated_dependency(side, folder / "training.log")
+            if dependency is not None:
+                training.limitation = limitation("VER007", dependency)
+                outcome.log = str(folder / "training.log")
+                return outcome
             outcome.crashed = f"training phase: {describe_failure(error)}"
             outcome.log = str(folder / "training.log")
             if start_files:
@@ -392,6 +397,12 @@ class Runner:
         if self.options.exact:
             outcome.phases.append(self._exact(side, how, folder, outcome, oracle_runs[0], exact_references))
         return outcome
+
+    def _unmigrated_dependency(self, side: str, log: Path) -> str | None:
+        """A migrated side that stopped in TF1 code outside its migrated tree: that file (VER007)."""
+        if not side.startswith("migrated") or not log.exists():
+            return None
+        return unmigrated.tf1_dependency(log.read_text(errors="replace"), self.work)
 
     def _exact(self, side, how, folder: Path, outcome: SideResult, reference: dict, exact_references) -> Phase:
         exact = Phase("exact", model_dir=str(folder / "exact"))
