@@ -36,8 +36,9 @@ LIMITATIONS = {
                "read against its own increment (google-research/bert's optimization.py and its copies: "
                "`global_step.assign(global_step + 1)` grouped with the updates), so TF 1.15 uses step or step + 1 "
                "by thread timing and its runs differ; the bridge reads the step in program order, one fixed "
-               "outcome of that race, so the training phase cannot be judged against the oracle's spread "
-               "(it is still computed and shown in the notes); the exact phase and checkpoint names are judged. "
+               "outcome of that race, so a training phase outside the oracle's spread cannot be told from the "
+               "race (within it, it passes); the judgement is shown in the notes; the exact phase and "
+               "checkpoint names are judged. "
                "To judge training, order the increment after the updates in a copy of the program "
                "(`with tf.control_dependencies([train_op]): global_step.assign_add(1)`)"),
     "VER007": ("migrated copy imports TF1 code it does not contain",
