@@ -10,7 +10,8 @@ TF1_METRIC_NAMES); strings Keras 3 does not know ('crossentropy', 'ce', 'logcosh
 Only string literals in a list or tuple given as `metrics=` are touched, written there or
 assigned to a plain name that reaches a `compile(metrics=<name>)` (`METRICS = ['accuracy']` at the
 top of a notebook; the assignment's list is rewritten); files written against TF 2.x
-(engine.tf2_marker) are left: there Keras already named them as Keras 3 does.
+(engine.tf2_marker) are left: there Keras already named them as Keras 3 does; so are files that
+read TF 2.x's history keys (`history.history['val_accuracy']`) and none of TF 1.x's.
 """
 
 from __future__ import annotations
@@ -34,6 +35,20 @@ _METRICS_NAME = re.compile(r"\bmetrics\s*=\s*[A-Za-z_]\w*\s*[,)]")
 def _triggered(text: str) -> bool:
     return _TRIGGER.search(text) is not None or (
         _METRICS_NAME.search(text) is not None and _NAMED_LIST.search(text) is not None)
+
+
+# History keys a file reads: `history.history['val_accuracy']` names the metric as TF 2.x's Keras
+# did, `['acc']` / `['val_acc']` as TF 1.x's. A TF 2.0-2.1 notebook can use only names TF 1.15 also
+# has (training-data-analyst's 05K_MNIST_TF20Keras of 2019-2020: tf.distribute.experimental.
+# TPUStrategy, tf.io.decode_raw), so engine.tf2_marker reads it as TF 1.x; its own history reads
+# say which names it was written for.
+_TF2_KEY_READ = re.compile(r"""\.history\s*\[\s*['"](?:val_)?accuracy['"]\s*\]""")
+_TF1_KEY_READ = re.compile(r"""\.history\s*\[\s*['"](?:val_)?acc['"]\s*\]""")
+
+
+def _applies(text: str) -> bool:
+    """Off for a file that reads TF 2.x's history keys and none of TF 1.x's."""
+    return not (_TF2_KEY_READ.search(text) and not _TF1_KEY_READ.search(text))
 
 
 def _metrics_argument(call: cst.Call) -> cst.BaseExpression | None:
@@ -164,6 +179,7 @@ CODEMOD = Codemod(
     leave_statement=leave_statement,
     call_findings=call_findings,
     text_trigger=_triggered,
+    applies=_applies,
     tf1_only=True,
     # a `compile` on any receiver, and a list assigned to any name, only where the trigger fires
     reach=lambda text: None if _triggered(text) else frozenset(),

@@ -73,3 +73,21 @@ def test_a_metrics_list_held_in_a_name_that_reaches_compile_is_renamed_at_its_as
         other = ['acc']
         model.compile('adam', 'mse', metrics=other)
         """)
+
+
+def test_a_file_that_reads_tf2s_history_keys_keeps_its_metric_names():
+    """A TF 2.0-2.1 notebook made only of names TF 1.15 also has is read as TF 1.x code; when it
+    reads `history.history['accuracy']` (TF 2.x's key) renaming its metric to 'acc' would raise
+    KeyError there. A file reading TF 1.x's 'acc' is still renamed."""
+    source = """
+        import tensorflow as tf
+
+        strategy = tf.distribute.experimental.TPUStrategy(resolver)
+        model.compile(optimizer='adam', loss='categorical_crossentropy', metrics=['accuracy'])
+        history = model.fit(dataset, steps_per_epoch=10, epochs=2)
+        plot(history.history['accuracy'], history.history['val_accuracy'])
+        """
+    assert_unchanged(NAME, source)
+    assert_codemod(NAME, source.replace("history.history['accuracy']", "history.history['acc']"),
+                   source.replace("history.history['accuracy']", "history.history['acc']")
+                   .replace("metrics=['accuracy']", "metrics=['acc']"))
