@@ -14,8 +14,9 @@ def test_helpers_with_an_equivalent_are_replaced_and_the_rest_reported():
         x = tf.contrib.seq2seq.sequence_loss(logits, targets, weights)
         """, """
         import tensorflow as tf
+        import estimator_bridge.compat.contrib_helpers
 
-        w = tf.compat.v1.glorot_uniform_initializer()
+        w = estimator_bridge.compat.contrib_helpers.xavier_initializer()
         tf.compat.v2.summary.scalar('loss', loss, step=step)
         x = tf.contrib.seq2seq.sequence_loss(logits, targets, weights)
         """, findings=["5:5 MIG301"])
