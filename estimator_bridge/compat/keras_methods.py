@@ -10,6 +10,8 @@ decides at run time, as Keras 2 did.
 
 from __future__ import annotations
 
+import functools
+
 
 def reset_states(obj):
     """Keras 2's `obj.reset_states()` on Keras 3 objects; the object's own method when it has one.
@@ -288,6 +290,9 @@ def serve_keras2_names():
         original = vars(callback)["on_epoch_end"]
         saved.append((callback, "on_epoch_end", original))
         callback.on_epoch_end = _logging_lr_as_keras_2(original)
+    history_begin = vars(keras.callbacks.History)["on_train_begin"]
+    saved.append((keras.callbacks.History, "on_train_begin", history_begin))
+    keras.callbacks.History.on_train_begin = _history_of_either_era(history_begin)
     owner._estimator_bridge_keras2_names = True
 
     def undo():
@@ -296,6 +301,56 @@ def serve_keras2_names():
         owner._estimator_bridge_keras2_names = False
 
     return undo
+
+
+class EitherEraHistory(dict):
+    """`History.history` under the runner: TF 1.x's keys, and TF 2.x's spelling of them too.
+
+    The runner names string metrics as TF 1.x's Keras did (`metrics=['accuracy']` is logged as
+    'acc', keras_optimizers.tf1_metric_names), because it cannot tell a TF 1.x program from a
+    TF 2.x one; a 2020-2022 TPUStrategy notebook reads `history.history['val_accuracy']`, as
+    TF 2.x's Keras named it, and stopped with KeyError (training-data-analyst's
+    keras_flowers_gputputpupod_tf2.1). Both spellings now answer lookups, `in` and `get`; the
+    stored (and iterated) keys stay TF 1.x's.
+    """
+
+    def _key(self, key):
+        if dict.__contains__(self, key) or not isinstance(key, str):
+            return key
+        return _tf2_to_tf1_history_keys().get(key, key)
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
+
+
+@functools.lru_cache(maxsize=None)
+def _tf2_to_tf1_history_keys() -> dict:
+    """{'accuracy': 'acc', 'val_accuracy': 'val_acc', ...}: the runner's metric renames, per key."""
+    from estimator_bridge.compat.keras_optimizers import tf1_metric_renames
+
+    keys = {}
+    for tf2_name, tf1_name in tf1_metric_renames().items():
+        keys[tf2_name] = tf1_name
+        keys["val_" + tf2_name] = "val_" + tf1_name
+    return keys
+
+
+def _history_of_either_era(on_train_begin):
+    import functools
+
+    @functools.wraps(on_train_begin)
+    def begin(self, logs=None):
+        result = on_train_begin(self, logs)
+        self.history = EitherEraHistory(self.history)
+        return result
+
+    return begin
 
 
 def _logging_lr_as_keras_2(on_epoch_end):

@@ -110,6 +110,13 @@ def tf1_metric_names(metrics):
     return type(metrics)(TF1_METRIC_NAMES.get(m, m) if isinstance(m, str) else m for m in metrics)
 
 
+def tf1_metric_renames() -> dict:
+    """{TF 2.x / Keras 3 metric string: TF 1.x's name for it} that tf1_metric_names applies."""
+    from migrate.tables.keras import TF1_METRIC_NAMES
+
+    return dict(TF1_METRIC_NAMES)
+
+
 def accept_tf1_optimizers_in_compile():
     """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide), and
     name string metrics as TF 1.x did (tf1_metric_names).

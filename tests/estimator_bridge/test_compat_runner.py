@@ -268,3 +268,31 @@ def test_keras_summary_runs_under_the_runners_v1_shapes_and_leaves_them_on(tmp_p
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert "Total params: 8,155" in completed.stdout  # TF 1.15's summary counts the same
     assert "dimension value 5" in completed.stdout
+
+
+def test_a_tf2_era_program_reads_tf2_history_keys_under_the_runner(tmp_path):
+    """The runner names metrics=['accuracy'] 'acc' as TF 1.x's Keras did (it cannot tell a TF 2.x
+    program from a TF 1.x one); training-data-analyst's keras_flowers_gputputpupod_tf2.1 notebook
+    (a TF 2.1 TPUStrategy program) then stopped at history.history['val_accuracy'] with KeyError.
+    Both eras' spellings answer now; the stored keys stay TF 1.x's."""
+    path = script(tmp_path, """
+        import json
+        import numpy as np
+        import tensorflow as tf
+
+        x = np.random.RandomState(0).rand(32, 4).astype("float32")
+        y = (x[:, 0] > 0.5).astype("int32")
+        model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(4,))])
+        model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy",
+                      metrics=["accuracy"])
+        history = model.fit(x, y, epochs=2, batch_size=8, validation_data=(x, y), verbose=0)
+        h = history.history
+        print(json.dumps({"keys": sorted(h), "tf2": h["val_accuracy"] == h["val_acc"],
+                          "in": "accuracy" in h and "acc" in h, "get": h.get("accuracy") == h["acc"],
+                          "missing": h.get("precision", "none")}))
+        """)
+    completed = run_through_runner(path, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert last_json_line(completed.stdout) == {
+        "keys": ["acc", "loss", "val_acc", "val_loss"], "tf2": True, "in": True, "get": True,
+        "missing": "none"}
