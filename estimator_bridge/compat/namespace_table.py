@@ -465,8 +465,9 @@ UNSUPPORTED = {
         "streaming_concat, f1_score and aggregate_metric(s|_map); for the others use "
         "tf.compat.v1.metrics or compute the metric in numpy after predict()."),
     "contrib_slim": (
-        "the compat runner provides only parallel_reader.get_data_files from tf.contrib.slim; "
-        "slim lives on as the `tf-slim` package (`import tf_slim as slim`)."),
+        "the compat runner provides tf.contrib.slim's layers and arg_scope (the objects TF 1.15 "
+        "shared with tf.contrib.layers and tf.contrib.framework) and parallel_reader.get_data_files; "
+        "the rest of slim lives on as the `tf-slim` package (`import tf_slim as slim`)."),
     "contrib_framework": (
         "the compat runner provides only the global-step, checkpoint, variable-listing, nest and "
         "arg_scope helpers of tf.contrib.framework."),

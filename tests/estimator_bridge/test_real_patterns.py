@@ -151,12 +151,15 @@ def test_slim_get_data_files_lists_and_raises_as_in_tf115(tmp_path):
 
 
 def test_the_rest_of_slim_fails_where_used_naming_the_symbol(tmp_path):
+    """slim's layers are served since d5110fc (slim.conv2d is contrib.layers' object, as in TF
+    1.15); what is not (slim.learning's Session training loop) fails where it is used, naming it."""
     program = tmp_path / "slim_layer.py"
     program.write_text("import tensorflow as tf\nslim = tf.contrib.slim\nprint(slim.parallel_reader)\n"
-                       "slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3])\n")
+                       "print(slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3]).shape)\n"
+                       "slim.learning.train(None, 'logdir')\n")
     runner = run_side("runner", program, [], tmp_path)
     assert runner.returncode == 1
-    assert ("tf.contrib.slim.conv2d is not available" in runner.stderr
+    assert ("tf.contrib.slim.learning is not available" in runner.stderr
             and "import tf_slim as slim" in runner.stderr), runner.stderr[-3000:]
 
 

@@ -210,9 +210,10 @@ def test_sigkill_at_the_worst_moments_of_a_checkpoint_write(tmp_path, moment):
     assert completed.returncode == -signal.SIGKILL, completed.stderr[-2000:]
     step = assert_loadable(model_dir)
     # Saves at steps 0, 1, 2, ...: the 5th state-file write is step 4's (killed before its
-    # rename the state still names step 3); each save from step 1 on removes two files of the
-    # previous checkpoint, so the 5th removal is inside step 3's save, after its state update.
-    assert step == {"delete": 3, "state_rename": 3, "state_written": 4}[moment]
+    # rename the state still names step 3); each save from step 1 on removes three files of the
+    # previous checkpoint (.index, .data, and the .meta written since e7629be), so the 5th removal
+    # is inside step 2's save, after its state update.
+    assert step == {"delete": 2, "state_rename": 3, "state_written": 4}[moment]
     resumed_loss, resumed = train_in_process(model_dir, MAX_STEPS)
     reference_loss, reference = stop_and_resume_reference(tmp_path / "reference", step)
     assert resumed_loss == reference_loss
