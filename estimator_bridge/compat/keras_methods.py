@@ -285,7 +285,7 @@ def serve_keras2_names():
     if getattr(owner, "_estimator_bridge_keras2_names", False):
         return lambda: None
     saved = [(owner, "metrics_names", vars(owner)["metrics_names"])]
-    owner.metrics_names = property(metrics_names)
+    owner.metrics_names = property(lambda model: EitherEraNames(metrics_names(model)))
     for callback in (keras.callbacks.LearningRateScheduler, keras.callbacks.ReduceLROnPlateau):
         original = vars(callback)["on_epoch_end"]
         saved.append((callback, "on_epoch_end", original))
@@ -327,6 +327,23 @@ class EitherEraHistory(dict):
 
     def get(self, key, default=None):
         return dict.get(self, self._key(key), default)
+
+
+class EitherEraNames(list):
+    """`model.metrics_names` under the runner: TF 1.x's names, found by TF 2.x's spelling too.
+
+    Same reason as EitherEraHistory: `scores[model.metrics_names.index('accuracy')]` in a TF 2.x
+    program finds the 'acc' the runner named; the list itself holds TF 1.x's names.
+    """
+
+    def index(self, value, *args):
+        if value not in list(self) and isinstance(value, str):
+            value = _tf2_to_tf1_history_keys().get(value, value)
+        return list.index(self, value, *args)
+
+    def __contains__(self, value):
+        return list.__contains__(self, value) or (
+            isinstance(value, str) and list.__contains__(self, _tf2_to_tf1_history_keys().get(value, value)))
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,7 +8,8 @@ after the rename to `tf.compat.v1.Session` the same script stops at run time (pl
 graph mode for the user: `tf.compat.v1.disable_eager_execution()` is process-wide, and Keras 3
 and estimator_bridge need eager execution. So each Session construction is reported, unless the
 file already chooses graph mode (a `disable_eager_execution()` / `disable_v2_behavior()` call, a
-`Graph().as_default()` block, or `Session(graph=...)`), with the three ways out.
+`Graph().as_default()` block, or `Session(graph=...)`) or tests the mode (`executing_eagerly()`),
+with the three ways out.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from migrate.resolve import canonical
 
 SESSIONS = frozenset({"tensorflow.Session", "tensorflow.InteractiveSession"})
 # Text that shows the file already runs graph code deliberately.
-GRAPH_MODE = re.compile(r"disable_eager_execution\s*\(|disable_v2_behavior\s*\(|\.as_default\s*\(")
+# `executing_eagerly()`: the file tests the mode and keeps a graph branch for TF 1.x on purpose
+# (training-data-analyst's TF 2.1 flowers notebook: `if tf.executing_eagerly(): ... else: Session`).
+GRAPH_MODE = re.compile(r"disable_eager_execution\s*\(|disable_v2_behavior\s*\(|\.as_default\s*\(|"
+                        r"executing_eagerly\s*\(")
 
 
 def _is_session(rewrite, call: cst.Call) -> bool:

@@ -274,7 +274,8 @@ def test_a_tf2_era_program_reads_tf2_history_keys_under_the_runner(tmp_path):
     """The runner names metrics=['accuracy'] 'acc' as TF 1.x's Keras did (it cannot tell a TF 2.x
     program from a TF 1.x one); training-data-analyst's keras_flowers_gputputpupod_tf2.1 notebook
     (a TF 2.1 TPUStrategy program) then stopped at history.history['val_accuracy'] with KeyError.
-    Both eras' spellings answer now; the stored keys stay TF 1.x's."""
+    Both eras' spellings answer now (history keys, and `metrics_names.index`/`in`); the stored
+    keys and names stay TF 1.x's."""
     path = script(tmp_path, """
         import json
         import numpy as np
@@ -289,10 +290,12 @@ def test_a_tf2_era_program_reads_tf2_history_keys_under_the_runner(tmp_path):
         h = history.history
         print(json.dumps({"keys": sorted(h), "tf2": h["val_accuracy"] == h["val_acc"],
                           "in": "accuracy" in h and "acc" in h, "get": h.get("accuracy") == h["acc"],
-                          "missing": h.get("precision", "none")}))
+                          "missing": h.get("precision", "none"), "names": model.metrics_names,
+                          "index": model.metrics_names.index("accuracy"),
+                          "named": "accuracy" in model.metrics_names}))
         """)
     completed = run_through_runner(path, cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert last_json_line(completed.stdout) == {
         "keys": ["acc", "loss", "val_acc", "val_loss"], "tf2": True, "in": True, "get": True,
-        "missing": "none"}
+        "missing": "none", "names": ["loss", "acc"], "index": 1, "named": True}

@@ -38,5 +38,12 @@ def test_a_file_that_chooses_graph_mode_or_a_session_with_its_graph_is_not_repor
         import tensorflow as tf
         s = tf.Session(graph=tf.Graph())
         t = tf.Session('', tf.Graph())
+        """, """
+        import tensorflow as tf
+        if tf.executing_eagerly():
+          values = batch.numpy()
+        else:
+          with tf.Session() as ses:
+            values = ses.run(batch)
         """):
         assert_unchanged(NAME, source)
