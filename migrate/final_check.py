@@ -22,6 +22,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from migrate import call_bound_tf
 from migrate.existence import Verdict, exists
 from migrate.findings import Finding, Location, Severity
 from migrate.forks import fork_findings
@@ -303,7 +304,7 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     """Findings for names in `output` that do not exist, located in `original`'s lines.
 
     `tree`: CPython's tree of `output` when the caller has it (None: it does not parse)."""
-    if "tensorflow" not in output and "estimator_bridge" not in output:
+    if "tensorflow" not in output and "estimator_bridge" not in output and not call_bound_tf.candidate(output):
         return []
     if tree is _PARSE:
         try:
@@ -315,7 +316,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     refs = references(tree)
     # (a fork defines `class TPUEstimator` or is imported as ...tpu_estimator: no walk for other files)
     forks = fork_findings(tree) if "tpu_estimator" in output or _DEFINES_TPU_ESTIMATOR.search(output) else []
-    if not refs and not forks:
+    called = call_bound_tf.findings(tree, output)  # `tf = import_tf()`: names no rewrite followed
+    if not refs and not forks and not called:
         return []
     original_line = _LineMap(original, output)
     reads = _Reads(tree)
@@ -342,6 +344,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
                 first_use[verdict.missing][2].append(line)
             else:
                 first_use[verdict.missing] = (ref, line, [])
+    for line, column, message, hint in called:
+        findings.append(Finding(Location(original_line(line), column), "MIG305", message, hint))
     for line, column, message, hint in forks:
         findings.append(Finding(Location(original_line(line), column),
                                 "MIG307", message, hint))
@@ -352,7 +356,7 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
         findings.append(Finding(Location(line, ref.column), "MIG305",
                                 f"{_what(ref, verdict)}; this line raises AttributeError when it runs{also}",
                                 hint_for(ref.name) or _compat_v1_hint(verdict.missing) or
-                                f"replace `{_display(verdict.missing)}` by its {TARGET} "
+                                _hidden_op_hint(verdict.missing) or f"replace `{_display(verdict.missing)}` by its {TARGET} "
                                 "equivalent, or remove the code that needs it"))
     return sorted(findings)
 
@@ -370,6 +374,18 @@ def _compat_v1_hint(missing: str) -> str | None:
     if not exists(compat).exists:
         return None
     return f"use `{_display(compat)}`: TensorFlow 2 keeps the TF 1.x name there"
+
+
+def _hidden_op_hint(missing: str) -> str | None:
+    """`gen_nn_ops.relu_grad` for `gen_nn_ops._relu_grad`: TF 1.x generated hidden ops with a leading
+    underscore that TF 2 generates without it (tensorpack's saliency-maps.py, heldout5)."""
+    module, _, name = missing.rpartition(".")
+    if not module.rpartition(".")[2].startswith("gen_") or not name.startswith("_") or name.startswith("__"):
+        return None
+    public = f"{module}.{name.lstrip('_')}"
+    if not exists(public).exists:
+        return None
+    return f"`{module.rpartition('.')[2]}.{name.lstrip('_')}`: {TARGET} generates this op without the underscore"
 
 
 def _members_hint(ref: Reference, reads: _Reads, most: int = 3) -> str:

@@ -183,6 +183,14 @@ def _top_level_names(path: Path) -> set[str]:
     return names
 
 
+def _private_names(path: Path) -> set[str]:
+    """The `_x` names a generated-ops module binds (its hidden ops `_slice`, `_exit`, its `_execute`-style
+    imports): listed beside `*`, which then answers only public names. TF 1.x programs called hidden ops
+    that TF 2.21 no longer has (tensorpack's saliency-maps.py, `gen_nn_ops._relu_grad`: `relu_grad` in TF
+    2.21), and `*` alone let them pass the final check silently."""
+    return {name for name in _top_level_names(path) if name.startswith("_") and not name.startswith("__")}
+
+
 def _conditional_assignments(node: ast.stmt) -> set[str]:
     """Names assigned at module level inside `if`/`try` blocks (dataset_ops' `if tf2.enabled():
     Dataset = DatasetV2 else: Dataset = DatasetV1`), not those assigned inside a def or class."""
@@ -214,7 +222,7 @@ def _resolve_star_imports(modules: dict[str, set[str]], root: Path) -> None:
     this; a module outside the walked trees counts as holding any name."""
     def star_names(source: str, seen: frozenset[str]) -> set[str]:
         names = modules.get(source)
-        if names == {"*"}:
+        if names is not None and "*" in names:  # names-only (generated ops: `*` and their `_x` names)
             path = root.joinpath(*source.split(".")[1:]).with_suffix(".py")
             names = _top_level_names(path) if path.is_file() else names
         if names is None:
@@ -259,6 +267,8 @@ def walk_internal() -> dict[str, set[str]]:
                 full = f"{package}.{stem}"
                 names_only = full.startswith(NAMES_ONLY) or stem.startswith("gen_") or stem.endswith("_pb2")
                 modules[full] = {"*"} if names_only else _top_level_names(Path(folder) / name)
+                if stem.startswith("gen_") and not full.startswith(NAMES_ONLY):
+                    modules[full] |= _private_names(Path(folder) / name)
             for sub in subfolders:
                 modules[package].add(sub)
             for name in files:  # compiled extension modules (_pywrap_*.so): names only
