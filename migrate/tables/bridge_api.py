@@ -7,6 +7,8 @@ each name with `hasattr` against the installed bridge (and lists the ones not sh
 from migrate.tables.contrib import CONTRIB_LAYERS
 from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
+from migrate.tables.rnn_cells import CONTRIB_WRAPPERS as _RNN_CONTRIB_WRAPPERS
+from migrate.tables.rnn_cells import CORE_CELLS as _RNN_CORE_CELLS
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
 
 BRIDGE_API = frozenset({
@@ -74,4 +76,6 @@ BRIDGE_API = frozenset({
         "multiply_gradients")),
     # tf.contrib.metrics (TF 1.15's streaming metrics, oracle-tested)
     *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
+    # tf.nn.rnn_cell / tf.contrib.rnn cells (the TF 1.15 cells TF 2.21 ships; contrib's wrappers ported; oracle-tested)
+    *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
 })
