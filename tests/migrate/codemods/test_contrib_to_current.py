@@ -54,3 +54,25 @@ def test_contrib_lookup_vocabulary_tables_go_to_the_bridge():
         reverse_tags = estimator_bridge.compat.contrib_lookup.index_to_string_table_from_file(params['tags'])
         classes = estimator_bridge.compat.contrib_lookup.index_to_string(ids, mapping=labels)
         """)
+
+
+def test_slims_layers_initializers_and_regularizers_submodules_are_contrib_layers():
+    # TF-Slim star-imported contrib.layers' package, so `slim.layers.conv2d` and
+    # `slim.initializers.xavier_initializer` were contrib.layers' objects (heldout5: tensorpack's
+    # mnist-tfslim.py, davidsandberg/facenet's inception_resnet_v1.py); they were left as MIG302.
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        import tensorflow.contrib.slim as slim
+
+        net = slim.layers.conv2d(x, 32, [3, 3], scope='conv0')
+        init = slim.initializers.xavier_initializer()
+        reg = slim.regularizers.l2_regularizer(1e-5)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.contrib_helpers
+        import estimator_bridge.compat.contrib_layers
+
+        net = estimator_bridge.compat.contrib_layers.conv2d(x, 32, [3, 3], scope='conv0')
+        init = estimator_bridge.compat.contrib_helpers.xavier_initializer()
+        reg = estimator_bridge.compat.contrib_helpers.l2_regularizer(1e-5)
+        """)

@@ -185,3 +185,32 @@ def test_a_conversion_under_if_tpu_feeds_fit_and_evaluate_through_the_dataset_fu
           cpu_model = estimator_bridge.compat.keras_tpu.sync_to_cpu(tpu_model, model)
         model.fit(get_training_dataset(), steps_per_epoch=4)
         """)
+
+
+def test_the_strategy_from_the_keras_support_module_is_tf_contrib_tpus():
+    # 2018 Colab scripts imported the module itself (heldout5: koshian2/TPU-Benchmark tpu_gpu_benchmark.py,
+    # affinity-loss, NeuralStyleTransferTPU, OctConv-TFKeras, ResNet-MultipleFramework): its strategy was
+    # left as written and the import line was a MIG306 error.
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        from tensorflow.contrib.tpu.python.tpu import keras_support
+
+        def to_tpu(model, resolver):
+            strategy = keras_support.TPUDistributionStrategy(resolver)
+            model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=strategy)
+            return model
+        """, """
+        import tensorflow as tf
+
+        def to_tpu(model, resolver):
+            tf.config.experimental_connect_to_cluster(resolver)
+            tf.tpu.experimental.initialize_tpu_system(resolver)
+            strategy = tf.distribute.TPUStrategy(resolver)
+            cpu_model = model
+            with strategy.scope():
+                model = tf.keras.models.clone_model(cpu_model)
+                model.set_weights(cpu_model.get_weights())
+                if cpu_model.compiled:
+                    model.compile_from_config(cpu_model.get_compile_config())
+            return model
+        """)
