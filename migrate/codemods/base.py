@@ -25,7 +25,7 @@ from migrate.codemods.imports import add_imports, drop_aliases
 from migrate.names import ModuleNames
 from migrate.spelling import tf2_spelling
 from migrate.resolve import Match, canonical
-from migrate.tables.aliases import DEAD_MODULES
+from migrate.tables.aliases import DEAD_MODULES, FOLLOWED_LIVE_MODULES
 from migrate.tables.entries import Replacement
 
 # Targets under this prefix need their submodule imported (see `spell`).
@@ -251,7 +251,7 @@ class TableRewrite(FastDispatch):
         self._source_text = self.source(node)
         self._source_tests = {}
         try:
-            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_dead,
+            self.names = ModuleNames(node, self._source_text, self.context.scratch.get("ast"), follow=_is_followed,
                                      line_names=self.line_names, watch=WATCHED_PACKAGES,
                                      imports=self.context.scratch.get("imports"))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -349,6 +349,8 @@ class TableRewrite(FastDispatch):
         for alias, original, output in self._alias_assigns.values():
             if output is None or not alias.complete or not alias.uses or id(original.value) in self._consumed:
                 continue
+            if not any(_is_dead(target) for target in alias.targets):
+                continue  # an alias of a live module (FOLLOWED_LIVE_MODULES) still imports: left as written
             heads = self.names.alias_use_heads(alias)
             if all(head is not None and self._consumed_depth.get(head, -1) >= 1 for head in heads):
                 removable.append((original, output))
@@ -507,3 +509,8 @@ class _DropStatements(FastDispatch):
 
 def _is_dead(module: str) -> bool:
     return any(module == dead or module.startswith(dead + ".") for dead in DEAD_MODULES)
+
+
+def _is_followed(module: str) -> bool:
+    """A module alias (`name = <module>`) whose `name.attr` uses the tables see as `<module>.attr`."""
+    return _is_dead(module) or any(module == live or module.startswith(live + ".") for live in FOLLOWED_LIVE_MODULES)

@@ -80,5 +80,16 @@ DEAD_MODULES = (
     "tensorflow.compat.v1.layers",
 )
 
+# Live module namespaces whose members the tables still rewrite: a plain alias of one (`l =
+# tf.keras.layers`, training-data-analyst's 2018 MNIST notebook) is followed like a dead module's,
+# so `l.BatchNormalization(...)` gets the same rewrite as `tf.keras.layers.BatchNormalization(...)`
+# (the alias assignment stays while other uses read it).
+FOLLOWED_LIVE_MODULES = (
+    "tensorflow.keras",
+    "tensorflow.compat.v1.keras",
+    "tensorflow.compat.v2.keras",
+    "keras",
+)
+
 # Prefixes after which the rest of a name is TF2 code already (never moved to tf.compat.v1).
 TF2_NAMESPACES = ("tensorflow.compat.v2",)
