@@ -361,6 +361,53 @@ PROGRAMS += (
               "TF 2.15's TPUClusterResolver('') refuses an empty name; PyYAML < 6 (yaml.load without a Loader)"),
 )
 
+# Keras notebooks (Colab, 2018-2020): no command line, so verify's notebook options make them tiny
+# (--set after the notebook's own assignment, --skip-cell, --replace, --stub-module for display-only
+# modules); verify records fit/evaluate/predict and starts every run from the oracle's initial
+# weights (verify/keras_record.py). Dropout and the unseeded shuffles are switched off with
+# --replace: the oracle then repeats itself and every number is held to the training rtol.
+TDA = "GoogleCloudPlatform/training-data-analyst"
+TDA_FLDS = "courses/fast-and-lean-data-science/"
+TDA_MNIST_DATA = tuple(
+    f"--set={name}='{{data}}/{file}'" for name, file in (
+        ("training_images_file", "train-images-idx3-ubyte"), ("training_labels_file", "train-labels-idx1-ubyte"),
+        ("validation_images_file", "t10k-images-idx3-ubyte"), ("validation_labels_file", "t10k-labels-idx1-ubyte")))
+TDA_MNIST_SKIPS = tuple(f"--skip-cell={text}" for text in (
+    "N = 24", "recognize digits from local fonts"))  # display cells (fonts, Session-based numpy dumps)
+TDA_DETERMINISTIC = ("--replace", ".shuffle(5000, reshuffle_each_iteration=True)", "")
+PROGRAMS += (
+    TestbedProgram(
+        name="tda_mnist_keras_to_tpu_2018", repo=TDA, commit="01b1de377856f2b1377e457109b0d43cdc33d898",
+        committed="2018-12-17",
+        kind="Colab Keras notebook (TF 1.x): tf.contrib.tpu.keras_to_tpu_model on a TPU, plain fit otherwise; "
+             "batch norm through a module alias (l = tf.keras.layers), LearningRateScheduler, history['acc']",
+        script=TDA_FLDS + "01_MNIST_TPU_Keras.ipynb", files=(TDA_FLDS + "01_MNIST_TPU_Keras.ipynb",),
+        generator="mnist_idx", args=(),
+        verify_options=(*TDA_MNIST_DATA, "--set=BATCH_SIZE=16", "--set=EPOCHS=3", "--set=steps_per_epoch=4",
+                        *TDA_MNIST_SKIPS,
+                        *(f"--skip-cell={text}" for text in (
+                            "PROJECT = ", "class ServingInput", "if NEW_MODEL", "Deployment takes",
+                            "prepare digits to send", "Request online predictions")),  # GCP deployment cells
+                        *TDA_DETERMINISTIC, "--replace", "l.Dropout(0.5)", "l.Dropout(0.0)",
+                        "--stub-module=matplotlib", "--stub-module=PIL"),
+        notes="3 epochs of 4 steps at batch 16 on 512 generated digits, validation on one batch of 10000 (the "
+              "notebook's own size); the oracle (TF 1.15, chosen from keras_to_tpu_model) runs the CPU branch"),
+    TestbedProgram(
+        name="tda_mnist_tpustrategy_tf20", repo=TDA, commit="909c685fd6fe60ca817144ea5df8abb4413c37c7",
+        committed="2020-06-24",
+        kind="Colab Keras notebook (TF 2.x): tf.distribute.experimental.TPUStrategy with a MirroredStrategy "
+             "fallback, TensorBoard callback, LearningRateScheduler, model built in strategy.scope()",
+        script=TDA_FLDS + "05K_MNIST_TF20Keras_Tensorboard_solution.ipynb",
+        files=(TDA_FLDS + "05K_MNIST_TF20Keras_Tensorboard_solution.ipynb",),
+        generator="mnist_idx", args=(),
+        verify_options=("--oracle", "tf215", *TDA_MNIST_DATA, "--set=BATCH_SIZE=16", "--set=EPOCHS=3",
+                        "--set=steps_per_epoch=4", "--set=BUCKET='{model_dir}/bucket'", *TDA_MNIST_SKIPS,
+                        *TDA_DETERMINISTIC, "--replace", "tf.keras.layers.Dropout(0.5)", "tf.keras.layers.Dropout(0.0)",
+                        "--stub-module=matplotlib", "--stub-module=PIL"),
+        notes="--oracle tf215: a TF 2.x notebook (plain `import tensorflow` would choose TF 1.15); TensorBoard logs "
+              "go to the run's own folder"),
+)
+
 # After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).
 
 BY_NAME = {program.name: program for program in PROGRAMS}

@@ -18,7 +18,7 @@ from typing import Sequence
 
 from verify import report
 from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options, Progress, VerifyResult, verify_program
-from verify.program import Program
+from verify.program import NotebookOverrides, Program
 from verify.sides import USER_SIDES
 
 
@@ -53,13 +53,14 @@ def verify(script: str | Path, args: Sequence[str], *, steps: int | None = None,
            rtol: float = DEFAULT_EXACT_RTOL, train_rtol: float = DEFAULT_TRAIN_RTOL, margin: float = 3.0,
            work_dir: str | Path | None = None, cwd: str | Path | None = None, timeout: float = 3600.0,
            provision: bool = True, extras: Sequence[str] = (), current_extras: Sequence[str] = (),
-           progress: Progress | None = None) -> Verified:
-    """Verify `script` run with `args` (``{model_dir}`` required, ``{steps}`` optional); see docs/verify.md."""
+           progress: Progress | None = None, notebook: NotebookOverrides | None = None) -> Verified:
+    """Verify `script` run with `args` (``{model_dir}`` required for a script, ``{steps}``
+    optional); a notebook's overrides in `notebook`; see docs/verify.md."""
     program = Program(script=Path(script), args=tuple(args), steps=steps,
                       source_root=Path(source_root) if source_root else None,
                       python_path=tuple(Path(p).resolve() for p in python_path),
                       migrated_script=Path(migrated_script) if migrated_script else None,
-                      cwd=Path(cwd) if cwd else Path.cwd())
+                      cwd=Path(cwd) if cwd else Path.cwd(), notebook=notebook or NotebookOverrides())
     options = Options(sides=tuple(sides), oracle=oracle, oracle_runs=oracle_runs, exact=exact,
                       exact_args=tuple(exact_args) if exact_args is not None else None, rtol=rtol,
                       train_rtol=train_rtol, margin=margin, timeout=timeout, provision=provision,

@@ -27,6 +27,9 @@ examples:
   estimator-migrate verify run_classifier.py --side migrated --migrated ../migrated/run_classifier.py \\
       -- --output_dir={model_dir} --do_train --do_eval --num_train_steps=20
 
+  estimator-migrate verify mnist.ipynb --oracle tf115 --set EPOCHS=2 --set steps_per_epoch=4 \\
+      --skip-cell 'gcloud ml-engine' --stub-module matplotlib
+
 {model_dir} is replaced by a fresh folder per run (your own model_dir is never touched); {steps}
 by --steps. Everything verify writes (model_dirs, logs, the migrated copy, verify.json) goes to
 --work-dir (default: a new folder under ~/.cache/estimator-bridge/verify/).
@@ -82,7 +85,41 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-provision", action="store_true",
                         help="never build an oracle environment; fail saying how to build it")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    notebook = parser.add_argument_group(
+        "notebooks (.ipynb)", "make a notebook tiny and point it at your data without editing it; each override "
+        "must match something in the notebook, or verify stops naming it")
+    notebook.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=EXPR",
+                          help="`NAME = EXPR` right after every module-level statement that binds NAME, e.g. "
+                               "--set EPOCHS=3 --set \"DATA='/data/mnist'\" (repeatable)")
+    notebook.add_argument("--after", dest="afters", action="append", default=[], metavar="NAME=CODE",
+                          help="run CODE right after every module-level statement that binds NAME, e.g. a def "
+                               "replacing a function (repeatable; {model_dir} is the run's folder)")
+    notebook.add_argument("--skip-cell", dest="skip_cells", action="append", default=[], metavar="TEXT",
+                          help="do not run the code cells containing TEXT (plots, cloud deployment; repeatable)")
+    notebook.add_argument("--replace", nargs=2, action="append", default=[], metavar=("OLD", "NEW"),
+                          help="replace the text OLD by NEW in the code that runs, e.g. --replace 'Dropout(0.5)' "
+                               "'Dropout(0.0)' (repeatable)")
+    notebook.add_argument("--stub-module", dest="stub_modules", action="append", default=[], metavar="MODULE",
+                          help="replace a display-only module and its submodules by a do-nothing stub (matplotlib, "
+                               "PIL; repeatable)")
     return parser
+
+
+def notebook_overrides(args):
+    """The notebook options as NotebookOverrides; ValueError for a malformed NAME=... pair."""
+    from verify.program import NotebookOverrides
+
+    after = []
+    for option, pairs in (("--set", args.sets), ("--after", args.afters)):
+        for pair in pairs:
+            name, equals, value = pair.partition("=")
+            name = name.strip()
+            if not equals or not name.isidentifier():
+                raise ValueError(f"{option} {pair!r}: expected NAME=... with NAME a Python variable name")
+            after.append((name, f"{name} = {value}" if option == "--set" else value))
+    return NotebookOverrides(after=tuple(after), skip_cells=tuple(args.skip_cells),
+                             replace=tuple(tuple(pair) for pair in args.replace),
+                             stub_modules=tuple(args.stub_modules))
 
 
 def split_program_args(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -155,9 +192,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.no_exact and args.exact_args is not None:
         _error("--exact-args and --no-exact contradict each other")
         return EXIT_ERROR
+    try:
+        overrides = notebook_overrides(args)
+    except ValueError as error:
+        _error(str(error))
+        return EXIT_ERROR
     program = Program(script=args.script, args=tuple(program_args), steps=args.steps,
                       source_root=args.source_root, python_path=tuple(p.resolve() for p in args.path),
-                      migrated_script=args.migrated, cwd=Path.cwd())
+                      migrated_script=args.migrated, cwd=Path.cwd(), notebook=overrides)
     options = Options(
         sides=SIDE_CHOICES[args.side], oracle=args.oracle, oracle_runs=args.oracle_runs, exact=not args.no_exact,
         exact_args=tuple(shlex.split(args.exact_args)) if args.exact_args is not None else None,

@@ -47,6 +47,11 @@ LIMITATIONS = {
                "tree it is given; migrate that code too (copy it into --source-root, or run estimator-migrate "
                "on it and put the result on the path) or use the runner side, which serves TF1's API to every "
                "module"),
+    "VER008": ("the model's weights differ from the oracle's",
+               "a Keras program's model on this side does not have the layers and weights the oracle's has (their "
+               "count, names or shapes, in layer order), so it cannot start from the oracle's initial weights and "
+               "its training is not compared (verify/keras_record.py); the detail names the first differences: a "
+               "layer built differently on current TensorFlow, or a model the program builds only on one side"),
     "VER004": ("nothing to compare",
                "the oracle's run of this phase wrote no number verify reads (no summaries in model_dir or its "
                "eval folders, no text output at its top); for the exact phase, a program that evaluates only "

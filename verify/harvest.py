@@ -14,7 +14,9 @@ the example's stdout, so that a run is judged by what it wrote:
   ``final_weights.npz`` (Keras examples), as the first values plus the L2 norm;
 * a digest of ``model.ckpt-0``, the shared starting point of every comparison;
 * the outputs of an exported SavedModel's serving signature on given inputs, and the tag
-  sets of its meta graphs (``export_to_tpu=False`` must leave only ``["serve"]``).
+  sets of its meta graphs (``export_to_tpu=False`` must leave only ``["serve"]``);
+* a Keras program's record (MODEL_DIR/keras_record, written by verify/keras_record.py when a
+  notebook runs under verify): fit's logs as scalars, evaluate/predict results, final weights.
 
 For any user program (`verify`), ``"everything": true`` reads what it wrote without knowing
 the program: every scalar tag of the event files in model_dir and in its evaluation folders
@@ -254,12 +256,37 @@ def read_checkpoint_everything(model_dir, values_per_variable):
     return os.path.basename(path), variables, names
 
 
+# What verify/keras_record.py writes for a Keras program (its fit logs, evaluate/predict results,
+# final weights), in a folder of the model_dir so that no top-level output reader takes it.
+KERAS_RECORD = os.path.join("keras_record", "record.json")
+KERAS_FINAL_WEIGHTS = os.path.join("keras_record", "final_weights.npz")
+
+
+def merge_keras_record(model_dir, result, values_per_variable):
+    """Adds a Keras program's record to a harvest: its scalars, evaluations and outputs beside the
+    event files' and text files', its final weights as variables (keyed keras/model<m>/layer<l>/...)."""
+    path = os.path.join(model_dir, KERAS_RECORD)
+    if not os.path.exists(path):
+        return
+    with open(path) as handle:
+        record = json.load(handle)
+    for section in ("scalars", "evaluation", "outputs"):
+        result.setdefault(section, {}).update(record.get(section, {}))
+    weights = os.path.join(model_dir, KERAS_FINAL_WEIGHTS)
+    if os.path.exists(weights):
+        with np.load(weights) as arrays:
+            for name in arrays.files:
+                result["variables"][name] = summarise(arrays[name], values_per_variable)
+    result["keras_record"] = True
+
+
 def harvest_everything(model_dir, spec):
     values_per_variable = spec.get("values_per_variable", 16)
     checkpoint, variables, names = read_checkpoint_everything(model_dir, values_per_variable)
     result = {"tensorflow": tf.__version__, "scalars": read_all_scalars(model_dir),
               "evaluation": read_evaluations(model_dir), "outputs": read_outputs(model_dir),
               "variables": variables, "checkpoint_names": names, "final_checkpoint": checkpoint}
+    merge_keras_record(model_dir, result, values_per_variable)
     ckpt0 = os.path.join(model_dir, "model.ckpt-0")
     if os.path.exists(ckpt0 + ".index"):
         result["ckpt0_sha256"] = checkpoint_digest(ckpt0)

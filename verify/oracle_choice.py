@@ -84,6 +84,17 @@ def _local_modules(tree: ast.AST, folders: list[Path]) -> list[Path]:
     return found
 
 
+def program_source(path: Path) -> str:
+    """A file's Python: a notebook's code cells as verify runs them (notebook_script.py)."""
+    if path.suffix == ".ipynb":
+        import json
+
+        from verify.notebook_script import program_of
+
+        return program_of(json.loads(path.read_text(encoding="utf-8")), [])
+    return path.read_text(errors="replace")
+
+
 def program_files(script: Path, python_path: tuple[Path, ...] = ()) -> list[Path]:
     """The script and the local modules it imports, transitively (at most MAX_FILES)."""
     folders = [script.resolve().parent, *(Path(p).resolve() for p in python_path)]
@@ -95,7 +106,7 @@ def program_files(script: Path, python_path: tuple[Path, ...] = ()) -> list[Path
             continue
         seen.append(path)
         try:
-            tree = ast.parse(path.read_text(errors="replace"), str(path))
+            tree = ast.parse(program_source(path), str(path))
         except SyntaxError:
             continue
         queue += [module for module in _local_modules(tree, folders) if module not in seen]
@@ -107,7 +118,7 @@ def choose_oracle(script: Path, python_path: tuple[Path, ...] = ()) -> Choice:
     best: tuple[int, Choice] | None = None
     for path in program_files(script, python_path):
         try:
-            tree = ast.parse(path.read_text(errors="replace"), str(path))
+            tree = ast.parse(program_source(path), str(path))
         except SyntaxError as error:
             raise ValueError(f"{path}:{error.lineno}: cannot parse ({error.msg}); verify needs Python 3 source "
                              "(run the program's own Python 2 conversion first)") from error

@@ -2,7 +2,8 @@
 
   1. oracle run 1, from scratch: its ``model.ckpt-0`` is captured while it runs (a program that
      keeps few checkpoints deletes it later) and becomes every other run's start state;
-  2. oracle runs 2..N from that ckpt-0: the oracle's own spread (verify/judge.py);
+  2. oracle runs 2..N from that ckpt-0: the oracle's own spread (verify/judge.py); a TF 2.x
+     oracle alternates oneDNN's kernels in them (oracle_has_onednn);
   3. exact phase in the oracle: the same command on a model_dir seeded with run 1's final
      checkpoint, so training is already done (max_steps reached) and evaluation and prediction
      run on one fixed set of weights;
@@ -18,6 +19,7 @@ user's sources and model_dir are only read.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import shutil
 import sys
@@ -33,8 +35,8 @@ from verify.findings import Limitation, limitation
 from verify.judge import Judgement, judge
 from verify.oracle_choice import choose_oracle
 from verify.program import Program, check_program
-from verify.sides import USER_SIDES, describe_failure, launch, seed_model_dir
-from verify.tag_names import align_uniquified_tags
+from verify.sides import USER_SIDES, describe_failure, launch, script_command, seed_model_dir, with_notebook_options
+from verify.tag_names import align_keras_log_names, align_uniquified_tags
 
 HARVEST_EVERYTHING = {"everything": True, "values_per_variable": 16}
 # Names a TF2-written checkpoint may add that are bookkeeping, not model state.
@@ -47,6 +49,10 @@ DEFAULT_EXACT_RTOL = 1e-6
 # to this; numbers it does not repeat, to the margin times its spread.
 DEFAULT_TRAIN_RTOL = 1e-4
 CKPT0 = "model.ckpt-0"
+# What verify/keras_record.py writes for a Keras notebook (spelled here: that module runs inside
+# each TensorFlow and imports it, this process must not; tests/verify/test_keras_record.py
+# holds the two spellings equal).
+RECORD_FOLDER, START, MISMATCH = "keras_record", "keras_start.npz", "start_mismatch.txt"
 _STATE = re.compile(r'model_checkpoint_path:\s*"([^"]+)"')
 
 
@@ -228,13 +234,21 @@ class Runner:
         self.program, self.options, self.progress = program, options, progress
         self.work = (options.work_dir or default_work_dir(program)).resolve()
         self.global_step_race: list[str] = []  # the oracle's racy reads (global_step_race.py), if it varies
+        self.overrides_file: Path | None = None  # a notebook's overrides, as notebook_script.py reads them
+        self.keras_start: Path | None = None  # the oracle's Keras initial weights, once run 1 recorded them
 
     # --- one run -------------------------------------------------------------------------------
     def run(self, label: str, python_or_command: list[str], python: str, model_dir: Path,
             args: tuple[str, ...] | None, *, python_path, onednn: bool, watch=None) -> dict:
-        """Run the program once into model_dir and harvest it with `python` (the same TF)."""
+        """Run the program once into model_dir and harvest it with `python` (the same TF).
+
+        A notebook runs in model_dir with the overrides and, except in the oracle's first run,
+        from the oracle's Keras start weights (notebook_script.py, keras_record.py)."""
         env = program_env(onednn=onednn, python_path=python_path)
         argv = self.program.argv(model_dir) if args is None else self._argv(args, model_dir)
+        model_dir.mkdir(parents=True, exist_ok=True)
+        python_or_command = with_notebook_options(python_or_command, model_dir, self.overrides_file,
+                                                  self.keras_start)
         log = model_dir.parent / f"{model_dir.name}.log"
         started = time.perf_counter()
         self.progress.start(label)
@@ -254,6 +268,14 @@ class Runner:
             self.progress.finish(label, time.perf_counter() - started, ok)
         return harvest(python, model_dir, HARVEST_EVERYTHING, env=env)
 
+    def _oracle_command(self, python: str) -> list[str]:
+        return [python, *script_command(self.program.script)]
+
+    def _keras_only(self, reference: dict) -> bool:
+        """A Keras program that writes no checkpoint: no exact phase (its evaluate/predict after
+        training are compared in the training phase, from the oracle's start weights)."""
+        return self.keras_start is not None and reference.get("final_checkpoint") is None
+
     def _argv(self, args: tuple[str, ...], model_dir: Path) -> list[str]:
         return Program(self.program.script, args, steps=self.program.steps).argv(model_dir)
 
@@ -272,6 +294,9 @@ class Runner:
             raise FileExistsError(f"work folder {self.work} is not empty; give a new --work-dir (verify never "
                                   "overwrites earlier results)")
         self.work.mkdir(parents=True, exist_ok=True)
+        if program.notebook:
+            self.overrides_file = self.work / "notebook_overrides.json"
+            self.overrides_file.write_text(json.dumps(program.notebook.as_json(), indent=1))
         python = str(oracles.ensure(oracle, provision=options.provision, log=self.progress.note))
         oracle_extras = oracles.ensure_extras(python, options.extras, provision=options.provision,
                                               log=self.progress.note)
@@ -296,21 +321,29 @@ class Runner:
         start = self.work / "start_state"
         capture = Ckpt0Capture(folder / "run1", start)
         (folder / "run1").mkdir()
-        reference = self.run(f"oracle {oracle} run 1/{self.options.oracle_runs}", [python, str(self.program.script)],
+        reference = self.run(f"oracle {oracle} run 1/{self.options.oracle_runs}", self._oracle_command(python),
                              python, folder / "run1", None, python_path=self.oracle_path, onednn=True,
                              watch=capture)
         result.oracle_runs.append({"model_dir": str(folder / "run1")})
         start_files = capture.files
-        if not start_files:
+        keras_start = folder / "run1" / RECORD_FOLDER / START
+        if keras_start.exists():  # a Keras program: its models' weights at their first use
+            start.mkdir(parents=True, exist_ok=True)
+            self.keras_start = start / START
+            shutil.copyfile(keras_start, self.keras_start)
+        elif not start_files:
             self.progress.note(limitation("VER001").message)
         spread_runs = []
+        alternate = oracle_has_onednn(reference.get("tensorflow", ""))
         for index in range(2, self.options.oracle_runs + 1):
             model_dir = folder / f"run{index}"
             seed_model_dir(model_dir, start_files, CKPT0 if start_files else None)
-            spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs})",
-                                        [python, str(self.program.script)], python, model_dir, None,
-                                        python_path=self.oracle_path, onednn=True))
-            result.oracle_runs.append({"model_dir": str(model_dir)})
+            onednn = not alternate or index % 2 == 1
+            kernels = "" if onednn else ", oneDNN off"
+            spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs}){kernels}",
+                                        self._oracle_command(python), python, model_dir, None,
+                                        python_path=self.oracle_path, onednn=onednn))
+            result.oracle_runs.append({"model_dir": str(model_dir), "onednn": onednn})
             if index == 2 and identical(reference, spread_runs[0]):
                 result.oracle_deterministic = True
                 self.progress.note("the oracle repeated itself exactly: every number is held to the tolerance")
@@ -319,7 +352,7 @@ class Runner:
             result.oracle_global_step_race = global_step_race.racy_reads_in(folder / "run1")
         self.global_step_race = result.oracle_global_step_race
         exact_references = None
-        if self.options.exact:
+        if self.options.exact and not self._keras_only(reference):
             final = checkpoint_files(folder / "run1")
             if final is not None:
                 exact_references = self._oracle_exact_runs(oracle, python, folder, final, result)
@@ -338,7 +371,7 @@ class Runner:
             model_dir = folder / ("exact" if index == 1 else f"exact{index}")
             seed_model_dir(model_dir, final[1], final[0])
             label = "exact phase" if index == 1 else f"exact phase run {index}"
-            runs.append(self.run(f"oracle {oracle} {label}", [python, str(self.program.script)], python,
+            runs.append(self.run(f"oracle {oracle} {label}", self._oracle_command(python), python,
                                  model_dir, self.options.exact_args, python_path=self.oracle_path,
                                  onednn=True))
             runs[-1]["seeded_checkpoint"] = final[0]
@@ -366,6 +399,11 @@ class Runner:
             ours = self.run(f"{side}: training phase", how.command, sys.executable, folder / "training", None,
                             python_path=[*how.python_path, *self.current_extras], onednn=False)
         except Exception as error:  # the table says what broke; the other side still runs
+            mismatch = folder / "training" / RECORD_FOLDER / MISMATCH
+            if mismatch.exists():
+                training.limitation = limitation("VER008", mismatch.read_text().strip())
+                outcome.log = str(folder / "training.log")
+                return outcome
             dependency = self._unmigrated_dependency(side, folder / "training.log")
             if dependency is not None:
                 training.limitation = limitation("VER007", dependency)
@@ -380,8 +418,10 @@ class Runner:
         self._names(outcome, oracle_runs[0], ours)
         if not flatten_numbers(oracle_runs[0]):
             training.limitation = limitation("VER004")
-        elif start_files:
+        elif start_files or self.keras_start is not None:
             ours, training.notes = align_uniquified_tags(oracle_runs[0], ours)
+            ours, keras_notes = align_keras_log_names(oracle_runs[0], ours)
+            training.notes += keras_notes
             oracle_runs, ours, unstable = drop_unstable_outputs(oracle_runs, ours)
             training.notes += unstable
             training.judgement = calibration.judge_calibrated(oracle_runs, ours, rtol=self.options.train_rtol,
@@ -396,7 +436,10 @@ class Runner:
                 training.limitation = limitation("VER006", "its reads: " + ", ".join(race[:4]))
         else:
             training.limitation = limitation("VER001")
-        if self.options.exact:
+        if self.options.exact and self._keras_only(oracle_runs[0]):
+            training.notes.append("no exact phase: a Keras program leaves no checkpoint to evaluate; its evaluate() "
+                                  "and predict() after training are compared here, from the oracle's start weights")
+        elif self.options.exact:
             outcome.phases.append(self._exact(side, how, folder, outcome, oracle_runs[0], exact_references))
         return outcome
 
@@ -493,6 +536,24 @@ def drop_unstable_outputs(oracle_runs: list[dict], ours: dict) -> tuple[list[dic
     notes = [f"outputs.{name}: the oracle's runs wrote {sorted(counts[name])} numbers; not compared in the training "
              "phase (compared in the exact phase)" for name in unstable]
     return [without(run) for run in oracle_runs], without(ours), notes
+
+
+def oracle_has_onednn(version: str) -> bool:
+    """Whether the oracle's TensorFlow (its version) runs oneDNN's kernels by default (TF 2.5+ on x86).
+
+    Then its spread runs alternate them (run 2 off, run 3 on, ...): the sides run with oneDNN off
+    (TF 1.15's Eigen kernels), the oracle's first run as users run it, and the two kernel sets
+    round differently (~1e-6 per op). A program that amplifies such rounding shows it in the
+    oracle's own spread instead of failing every side on it: training-data-analyst's
+    keras_flowers_gputputpupod_tf2.1 notebook at 32x32 (SGD, batch norm after a ReLU conv with
+    bias) has its first-step losses 1.7e-6 apart with oneDNN on and off, and 1.6e-3 apart one
+    step later; the sides matched TF 2.15's oneDNN-off run to 6e-7 at that step and drifted by
+    2e-3 one step further, while two oneDNN-on runs were identical. A program that does not
+    amplify rounding keeps a spread of ~1e-6, below the training rtol (1e-4): no verdict changes.
+    """
+    major, _, rest = version.partition(".")
+    minor = rest.partition(".")[0]
+    return major.isdigit() and minor.isdigit() and (int(major), int(minor)) >= (2, 5)
 
 
 def identical(first: dict, second: dict) -> bool:

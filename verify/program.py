@@ -22,6 +22,33 @@ class BadProgram(ValueError):
 
 
 @dataclass(frozen=True)
+class NotebookOverrides:
+    """What verify changes in a notebook as it runs it, the notebook file untouched
+    (verify/notebook_script.py applies them, in every TensorFlow).
+
+    Attributes:
+      after: (NAME, CODE) pairs: CODE runs right after every module-level statement binding NAME
+        (`--set NAME=EXPR` is (NAME, "NAME = EXPR"); `--after NAME=CODE` any code, e.g. a `def`
+        replacing a function).
+      skip_cells: a code cell containing one of these texts is not run (`--skip-cell`).
+      replace: (OLD, NEW) text replacements in the code of the cells that run (`--replace OLD NEW`).
+      stub_modules: modules replaced by a do-nothing stub (`--stub-module matplotlib`: display only).
+    """
+
+    after: tuple[tuple[str, str], ...] = ()
+    skip_cells: tuple[str, ...] = ()
+    replace: tuple[tuple[str, str], ...] = ()
+    stub_modules: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.after or self.skip_cells or self.replace or self.stub_modules)
+
+    def as_json(self) -> dict:
+        return {"after": [list(pair) for pair in self.after], "skip_cells": list(self.skip_cells),
+                "replace": [list(pair) for pair in self.replace], "stub_modules": list(self.stub_modules)}
+
+
+@dataclass(frozen=True)
 class Program:
     """What to run.
 
@@ -35,7 +62,9 @@ class Program:
         source_root point into the migrated copy on the migrated side).
       migrated_script: an already migrated script to run on the migrated side instead of
         running the codemod (the user's own migration).
-      cwd: the working folder of every run (relative paths in args resolve against it).
+      cwd: the working folder of every run (relative paths in args resolve against it); a
+        notebook runs in its own model_dir instead (notebook_script.py).
+      notebook: overrides that make a notebook tiny without editing it (NotebookOverrides).
     """
 
     script: Path
@@ -45,6 +74,11 @@ class Program:
     python_path: tuple[Path, ...] = ()
     migrated_script: Path | None = None
     cwd: Path = field(default_factory=Path.cwd)
+    notebook: NotebookOverrides = field(default_factory=lambda: NotebookOverrides())
+
+    @property
+    def is_notebook(self) -> bool:
+        return self.script.suffix == ".ipynb"
 
     @property
     def root(self) -> Path:
@@ -67,16 +101,20 @@ def check_program(program: Program) -> None:
     script = program.script
     if not script.is_file():
         raise BadProgram(f"program {script} does not exist (or is not a file)")
-    if script.suffix != ".py":
-        raise BadProgram(f"program {script} is not a .py file; for a notebook, migrate it and export it as a "
-                         "script first (jupyter nbconvert --to script)")
+    if script.suffix not in (".py", ".ipynb"):
+        raise BadProgram(f"program {script} is neither a .py file nor a notebook (.ipynb)")
+    if program.notebook and not program.is_notebook:
+        raise BadProgram("--set, --after, --skip-cell, --replace and --stub-module change a notebook as it runs; "
+                         f"{script.name} is a script: give it flags after --")
     joined = " ".join(program.args)
     used = {match.group(1) for match in _PLACEHOLDER.finditer(joined)}
     unknown = used - set(PLACEHOLDERS)
     if unknown:
         raise BadProgram(f"unknown placeholder(s) {sorted('{' + u + '}' for u in unknown)} in the program's "
                          f"arguments; verify fills only {{model_dir}} and {{steps}}")
-    if MODEL_DIR not in used:
+    if program.is_notebook:
+        _check_notebook(program)
+    elif MODEL_DIR not in used:
         raise BadProgram(
             "the program's arguments must name its model_dir as {model_dir} (e.g. --model_dir={model_dir} or "
             "--output_dir={model_dir}): every run writes into its own fresh folder, never into yours")
@@ -93,3 +131,21 @@ def check_program(program: Program) -> None:
         if not folder.is_dir():
             raise BadProgram(f"--path {folder} is not a folder")
 
+
+
+def _check_notebook(program: Program) -> None:
+    """A notebook's overrides must each change something; said before any run (notebook_script.py
+    says the same inside each run)."""
+    import json
+
+    from verify import notebook_script
+
+    try:
+        notebook = json.loads(program.script.read_text(encoding="utf-8"))
+        notebook_script.program_of(notebook, [arg for arg in program.args], program.notebook.as_json())
+    except SystemExit as error:
+        raise BadProgram(f"{program.script.name}: {error.code}") from None
+    except (ValueError, KeyError) as error:
+        raise BadProgram(f"{program.script} is not a readable notebook: {error}") from None
+    except SyntaxError as error:
+        raise BadProgram(f"{program.script.name}: its code (with the overrides) does not parse: {error}") from None

@@ -60,6 +60,21 @@ def script_command(script: Path) -> list[str]:
 USER_SIDES = ("runner", "migrated")  # what `verify --side` offers: how users run their code
 
 
+def with_notebook_options(command: list[str], model_dir: Path, overrides: Path | None = None,
+                          keras_start: Path | None = None) -> list[str]:
+    """`command` with notebook_script.py's per-run options (its folder, overrides, Keras start)
+    after the script's path; a command that runs no notebook is returned as it is."""
+    if str(NOTEBOOK_SCRIPT) not in command:
+        return command
+    at = command.index(str(NOTEBOOK_SCRIPT)) + 1
+    options = ["--model-dir", str(model_dir)]
+    if overrides is not None:
+        options += ["--overrides", str(overrides)]
+    if keras_start is not None:
+        options += ["--keras-start", str(keras_start)]
+    return [*command[:at], *options, *command[at:]]
+
+
 class SideUnavailable(RuntimeError):
     """The side's machinery is not part of this installation."""
 
@@ -131,13 +146,15 @@ def launch(side: str, program: Program, work_dir: Path) -> Launch:
     script = program.script.resolve()
     paths = [Path(p).resolve() for p in program.python_path]
     # The bridge beside this verify is the one under test (last: the program's own modules win).
-    if script.suffix == ".ipynb" and side in ("swapped", "runner"):
-        raise SideUnavailable(f"side {side} runs Python scripts; {script.name} is a notebook: it runs "
-                              "after migration (sides migrated, migrated_tpu)")
     if side == "swapped":
+        if script.suffix == ".ipynb":
+            raise SideUnavailable(f"side swapped runs Python scripts; {script.name} is a notebook (sides runner, "
+                                  "migrated, migrated_tpu run notebooks)")
         return Launch([sys.executable, "-m", "verify.swapped_imports", str(script)], [*paths, REPO_ROOT])
     if side == "runner":
-        return Launch([sys.executable, "-m", "estimator_bridge.run", str(script)], [*paths, REPO_ROOT])
+        # A notebook runs as notebook_script.py under the runner: its cells' `import tensorflow`
+        # gets the runner's TF1 namespace like a script's.
+        return Launch([sys.executable, "-m", "estimator_bridge.run", *script_command(script)], [*paths, REPO_ROOT])
     if side in ("migrated", "migrated_tpu"):
         interpreter = [sys.executable] if side == "migrated" else [
             sys.executable, "-m", "estimator_bridge.tpu_emulation", "--cores", str(EMULATED_TPU_CORES)]

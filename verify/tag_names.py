@@ -40,3 +40,35 @@ def align_uniquified_tags(oracle: dict, side: dict) -> tuple[dict, list[str]]:
             notes.append(f"{where}: the oracle's tag `{oracle_tag}` is `{side_tag}` on this side (TF1 uniquified "
                          "summary tags by graph op names); compared as one series")
     return aligned, notes
+
+
+# Keras log keys spelled by era: TF 1.x's Keras logged metrics=['accuracy'] as `acc` and the
+# learning-rate callbacks as `lr`; TF 2.x's Keras 2 logs `accuracy` (and still `lr`); Keras 3
+# logs `accuracy` and `learning_rate`. The compat runner keeps TF 1.x's, the codemod keeps the
+# program's own. One number under two spellings is one series.
+KERAS_LOG_SYNONYMS = (("acc", "accuracy"), ("val_acc", "val_accuracy"), ("lr", "learning_rate"))
+KERAS_LOG_PREFIXES = ("keras/batch/", "keras/epoch/")
+
+
+def align_keras_log_names(oracle: dict, side: dict) -> tuple[dict, list[str]]:
+    """`side` with its Keras log keys (keras_record.py's `keras/batch/<key>`, `keras/epoch/<key>`)
+    renamed to the oracle's spelling where the two eras spell one number differently (only when
+    the oracle's spelling is absent on the side and the side's absent in the oracle)."""
+    theirs = oracle.get("scalars", {})
+    ours = side.get("scalars", {})
+    renames = {}
+    for prefix in KERAS_LOG_PREFIXES:
+        for first, second in KERAS_LOG_SYNONYMS:
+            for oracle_key, side_key in ((first, second), (second, first)):
+                oracle_tag, side_tag = prefix + oracle_key, prefix + side_key
+                if oracle_tag in theirs and oracle_tag not in ours and side_tag in ours and side_tag not in theirs:
+                    renames[side_tag] = oracle_tag
+    if not renames:
+        return side, []
+    aligned = copy.deepcopy(side)
+    notes = []
+    for side_tag, oracle_tag in sorted(renames.items()):
+        aligned["scalars"][oracle_tag] = aligned["scalars"].pop(side_tag)
+        notes.append(f"scalars: the oracle's Keras log key `{oracle_tag}` is `{side_tag}` on this side (Keras "
+                     "spells it by era: acc/accuracy, lr/learning_rate); compared as one series")
+    return aligned, notes

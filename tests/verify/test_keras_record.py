@@ -1,0 +1,155 @@
+"""verify/keras_record.py: a Keras notebook's fit logs, evaluate/predict results and final weights,
+and the oracle's initial weights as every other run's start (docs/verify.md, "Notebooks").
+
+The oracle tests run one notebook in TF 1.15 (whose Keras logs a batch's own loss) and on current
+TensorFlow (Keras 3: running means) from TF 1.15's start weights: both must record the same
+running means, and the first batch (before any update) the same loss.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import nbformat
+import numpy as np
+import pytest
+
+from tests.support.oracles import oracle_python
+from verify.keras_record import _running_means, _structure_difference
+from verify.pipeline import oracle_has_onednn
+from verify.sides import NOTEBOOK_SCRIPT, REPO_ROOT
+from verify.tag_names import align_keras_log_names
+
+CELLS = (
+    "import numpy as np\nimport tensorflow as tf",
+    "rng = np.random.RandomState(0)\nx = rng.rand(48, 6).astype(np.float32)\n"
+    "y = np.eye(3, dtype=np.float32)[rng.randint(0, 3, 48)]\nUNITS = 8",
+    "l = tf.keras.layers\n"
+    "model = tf.keras.Sequential([l.Dense(UNITS, activation='relu', input_shape=(6,)),\n"
+    "                             l.BatchNormalization(), l.Dense(3, activation='softmax')])\n"
+    "model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss='categorical_crossentropy',\n"
+    "              metrics=['accuracy'])",
+    "history = model.fit(x, y, batch_size=8, epochs=2, steps_per_epoch=None, shuffle=False, verbose=0)\n"
+    "scores = model.evaluate(x, y, batch_size=16, verbose=0)\n"
+    "probabilities = model.predict(x[:4])",
+)
+
+
+def _notebook(tmp_path, units=8):
+    notebook = nbformat.v4.new_notebook()
+    cells = [cell.replace("UNITS = 8", f"UNITS = {units}") for cell in CELLS]
+    notebook.cells = [nbformat.v4.new_code_cell(cell) for cell in cells]
+    path = tmp_path / f"keras_{units}.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    return path
+
+
+def _run(python, notebook, model_dir, start=None):
+    env = dict(os.environ, TF_ENABLE_ONEDNN_OPTS="0", TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(REPO_ROOT))
+    options = ["--model-dir", str(model_dir)] + (["--keras-start", str(start)] if start else [])
+    completed = subprocess.run([str(python), str(NOTEBOOK_SCRIPT), *options, str(notebook)],
+                               capture_output=True, text=True, timeout=600, env=env)
+    record = model_dir / "keras_record"
+    return completed, (json.loads((record / "record.json").read_text()) if (record / "record.json").exists()
+                       else None)
+
+
+def _check_record(record):
+    scalars = record["scalars"]
+    losses = scalars["keras/batch/loss"]
+    assert sorted(losses, key=int) == [str(step) for step in range(1, 13)]  # 48 / 8 = 6 batches x 2 epochs
+    # The recorded batch values are the epoch's running means: the last one is the epoch's loss.
+    assert losses["6"] == pytest.approx(scalars["keras/epoch/loss"]["1"], rel=1e-6)
+    assert losses["12"] == pytest.approx(scalars["keras/epoch/loss"]["2"], rel=1e-6)
+    assert list(record["evaluation"]["keras_evaluate"]) == ["result0", "result1"]
+    assert len(record["outputs"]["keras_predict.0"]) == 12  # 4 rows x 3 probabilities
+
+
+def test_a_keras_notebook_records_its_fit_and_restarts_from_its_own_start(tmp_path):
+    notebook = _notebook(tmp_path)
+    first, record = _run(sys.executable, notebook, tmp_path / "first")
+    assert first.returncode == 0, first.stderr
+    _check_record(record)
+    start = tmp_path / "first" / "keras_record" / "keras_start.npz"
+    with np.load(start) as saved:
+        assert sorted(key for key in saved.files if key != "__structure__") == [
+            "keras/model0/layer00/bias", "keras/model0/layer00/kernel", "keras/model0/layer01/beta",
+            "keras/model0/layer01/gamma", "keras/model0/layer01/moving_mean", "keras/model0/layer01/moving_variance",
+            "keras/model0/layer02/bias", "keras/model0/layer02/kernel"]
+    again, record_again = _run(sys.executable, notebook, tmp_path / "again", start)
+    assert again.returncode == 0, again.stderr
+    assert record_again == record  # the same start, the same data: the same numbers
+    with np.load(tmp_path / "first" / "keras_record" / "final_weights.npz") as final:
+        assert final["keras/model0/layer01/moving_variance"].shape == (8,)
+
+
+def test_a_model_built_differently_stops_with_ver008_naming_the_weights(tmp_path):
+    _, _ = _run(sys.executable, _notebook(tmp_path), tmp_path / "oracle")
+    start = tmp_path / "oracle" / "keras_record" / "keras_start.npz"
+    completed, _ = _run(sys.executable, _notebook(tmp_path, units=5), tmp_path / "side", start)
+    assert completed.returncode != 0
+    text = (tmp_path / "side" / "keras_record" / "start_mismatch.txt").read_text()
+    assert "VER008" in completed.stderr
+    assert "model 0's weights differ from the oracle's" in text
+    assert "keras/model0/layer00/kernel: oracle [6, 8] (Dense), ours [6, 5] (Dense)" in text
+
+
+def test_verify_reads_what_the_recorder_writes():
+    from verify import keras_record, pipeline
+
+    assert (pipeline.RECORD_FOLDER, pipeline.START, pipeline.MISMATCH) == (
+        keras_record.RECORD_FOLDER, keras_record.START, keras_record.MISMATCH)
+
+
+def test_running_means_are_told_apart_from_per_batch_values_by_the_epochs_value():
+    per_batch = [(1, 3.0), (2, 1.0), (3, 5.0)]
+    assert _running_means(per_batch, 3.0) == [(1, 3.0), (2, 2.0), (3, 3.0)]  # TF 1.x's batch loss
+    running = [(1, 3.0), (2, 2.0), (3, 2.0)]
+    assert _running_means(running, 2.0) == running  # Keras 3's (and TF 1.x's stateful metrics)
+
+
+def test_structure_differences_name_what_is_on_one_side_only():
+    oracle = [["keras/model0/layer00/kernel", [6, 8], "Dense"], ["keras/model0/layer01/gamma", [8], "BatchNormalization"]]
+    ours = [["keras/model0/layer00/kernel", [6, 8], "Dense"]]
+    assert "only in the oracle: keras/model0/layer01/gamma [8] (BatchNormalization)" in _structure_difference(
+        oracle, ours, 0)
+    assert _structure_difference(oracle, oracle, 0) == ""
+    assert "the oracle's program used 1 model(s)" in _structure_difference([], ours, 1)
+
+
+def test_keras_log_keys_of_two_eras_are_one_series():
+    oracle = {"scalars": {"keras/epoch/acc": {"1": 0.5}, "keras/epoch/lr": {"1": 0.1}, "keras/epoch/loss": {"1": 1.0}}}
+    side = {"scalars": {"keras/epoch/accuracy": {"1": 0.5}, "keras/epoch/learning_rate": {"1": 0.1},
+                        "keras/epoch/loss": {"1": 1.0}}}
+    aligned, notes = align_keras_log_names(oracle, side)
+    assert aligned["scalars"] == oracle["scalars"] and len(notes) == 2
+    assert align_keras_log_names(oracle, oracle) == (oracle, [])
+
+
+def test_only_tf2_oracles_alternate_onednn():
+    assert oracle_has_onednn("2.15.1") and oracle_has_onednn("2.21.0")
+    assert not oracle_has_onednn("1.15.0") and not oracle_has_onednn("2.4.0") and not oracle_has_onednn("")
+
+
+@pytest.mark.oracle
+def test_tf115s_record_and_start_weights_carry_over_to_keras_3(tmp_path):
+    """TF 1.15's Keras logs each batch's own loss (its stateful accuracy as a running value),
+    Keras 3 running means; its Sequential lists weights layer by layer: keyed by layer and name,
+    TF 1.15's initial weights load into Keras 3's model, so the first batch's loss (before any
+    update) is the same number on both."""
+    notebook = _notebook(tmp_path)
+    oracle, theirs = _run(oracle_python("tf115"), notebook, tmp_path / "tf115")
+    assert oracle.returncode == 0, oracle.stderr
+    _check_record(theirs)
+    start = tmp_path / "tf115" / "keras_record" / "keras_start.npz"
+    current, ours = _run(sys.executable, notebook, tmp_path / "current", start)
+    assert current.returncode == 0, current.stderr
+    _check_record(ours)
+    assert ours["scalars"]["keras/batch/loss"]["1"] == pytest.approx(theirs["scalars"]["keras/batch/loss"]["1"],
+                                                                     rel=1e-6)
+    # Batch norm and SGD on current Keras from the same start: within kernel rounding after 12 steps
+    # (Keras 3's moving variance differs on 2-D inputs by nothing: Keras 2 used the biased one there too).
+    for step in ("6", "12"):
+        assert ours["scalars"]["keras/batch/loss"][step] == pytest.approx(
+            theirs["scalars"]["keras/batch/loss"][step], rel=1e-4)
