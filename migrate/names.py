@@ -414,24 +414,29 @@ class ModuleAlias:
 class ImportSurvey(NamedTuple):
     """What one walk of CPython's tree finds for the names: the names bound by imports
     (`tracked`), those bound by imports of the watched packages (`watched`), and the assignments
-    of a plain name to a name or attribute (module alias candidates)."""
+    of a plain name to a name or attribute (module alias candidates), and the import statements
+    themselves (`statements`: the partial parse reads what each name is bound to)."""
     tracked: set
     watched: frozenset
     assignments: list
+    statements: list = []
 
 
 def import_survey(tree: ast.Module, watch: frozenset[str]) -> ImportSurvey:
     tracked = set()
     watched = set()   # names bound by imports of the `watch` packages
     assignments = []
+    statements = []
     for node in ast.walk(tree):
         if type(node) is ast.Import:
+            statements.append(node)
             for alias in node.names:
                 top = alias.name.split(".")[0]
                 tracked.add(alias.asname or top)
                 if top in watch:
                     watched.add(alias.asname or top)
         elif type(node) is ast.ImportFrom:
+            statements.append(node)
             from_watched = node.level == 0 and (node.module or "").split(".")[0] in watch
             for alias in node.names:
                 if alias.name != "*":
@@ -441,7 +446,7 @@ def import_survey(tree: ast.Module, watch: frozenset[str]) -> ImportSurvey:
         elif type(node) is ast.Assign and type(node.value) in (ast.Attribute, ast.Name) \
                 and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             assignments.append(node)
-    return ImportSurvey(tracked, frozenset(watched), assignments)
+    return ImportSurvey(tracked, frozenset(watched), assignments, statements)
 
 
 class ModuleNames:
@@ -463,7 +468,7 @@ class ModuleNames:
         self.module = module
         self.tree = tree if tree is not None else ast.parse(text)
         self.text = text
-        tracked, watched, assignments = imports if imports is not None else import_survey(self.tree, watch)
+        tracked, watched, assignments = (imports if imports is not None else import_survey(self.tree, watch))[:3]
         self.tracked = tracked
         self.watched = frozenset(watched)
         self.analysis = _Analysis(self.tree, tracked, text)

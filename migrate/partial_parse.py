@@ -36,6 +36,7 @@ import re
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from migrate import prefilter
 from migrate.names import ImportSurvey
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -52,7 +53,15 @@ def reach_names(text: str, imports: ImportSurvey, pipeline: tuple) -> frozenset[
     bound by imports of the watched packages, the module aliases (migrate/names.py: a plain name
     assigned a dotted name through an import; here every such assignment), the codemods'
     `line_reach`, and `import`; None when a codemod on for the module may act on any line."""
-    names = {"import"} | imports.watched
+    reach = _reach(text, imports, pipeline)
+    return None if reach is None else reach[0] | reach[1]
+
+
+def _reach(text: str, imports: ImportSurvey, pipeline: tuple) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(`reach_names` that only the watched imports bring in, the other `reach_names`); None when
+    a codemod on for the module may act on any line. A line holding only names of the first kind
+    is visited for its references alone (`_Claims`)."""
+    names = {"import"}
     for codemod in pipeline:
         if codemod.on_for(text):
             reach = codemod.line_reach(text)
@@ -65,7 +74,50 @@ def reach_names(text: str, imports: ImportSurvey, pipeline: tuple) -> frozenset[
             head = head.value
         if type(head) is ast.Name and head.id in imports.tracked:
             names.add(node.targets[0].id)
-    return frozenset(names)
+    return frozenset(imports.watched - names), frozenset(names)
+
+
+class _Claims:
+    """Does a statement hold a reference that a rule of the pipeline may act on or report?
+
+    The fused pass acts on (and reports) a reference through a watched import only when a
+    codemod claims its name, a structural rule on for the module is keyed by it, or a table marks
+    it unsupported (codemods/fused.py, findings_collector.py): the pre-filter's question for the
+    whole file (migrate/prefilter.py), asked here for the references of one statement, through
+    every import binding of the head name (libcst's scope analysis picks one per scope) and
+    without the call (a lookup matches at least as often without one)."""
+
+    def __init__(self, text: str, imports: ImportSurvey, pipeline: tuple) -> None:
+        self.bindings = prefilter.import_bindings(imports.statements)
+        self.acts = prefilter.reference_acts(pipeline, text)
+
+    def held(self, statements: list[ast.stmt]) -> bool:
+        bindings, acts = self.bindings, self.acts
+        nodes = [node for statement in statements for node in ast.walk(statement)]
+        calls = {id(node.func): node for node in nodes if type(node) is ast.Call}
+        for node in nodes:
+            kind = type(node)
+            if kind is ast.Name:
+                options = bindings.get(node.id)
+                if options is not None and any(acts(raw, None) for raw, _ in options):
+                    return True
+            elif kind is ast.Attribute:
+                parts = [node.attr]
+                value = node.value
+                while type(value) is ast.Attribute:
+                    parts.append(value.attr)
+                    value = value.value
+                if type(value) is not ast.Name:
+                    continue
+                options = bindings.get(value.id)
+                if options is None:
+                    continue
+                call = calls.get(id(node))
+                shape = None if call is None else prefilter.CallShape(call)
+                rest = "." + ".".join(reversed(parts))
+                if any(acts((value.id if verbatim else raw) + rest, shape) for raw, verbatim in options):
+                    return True
+        return False
 
 
 def _lines(text: str) -> list[str]:
@@ -104,37 +156,44 @@ def _read_by_shape(node: ast.stmt) -> bool:
     return kind is ast.Raise or (kind is ast.Expr and type(node.value) in _STRING_VALUES)
 
 
-def _replaceable(tree: ast.Module, lines: list[str], offsets: list[int], text: str, pattern) -> list[tuple[int, int, int]]:
+def _replaceable(tree: ast.Module, lines: list[str], offsets: list[int], text: str, pattern,
+                 refinable: frozenset[str] = frozenset(), claims: _Claims | None = None) -> list[tuple[int, int, int]]:
     """(first line, last line, indentation length) of every simple statement line (zero-indexed
-    lines; several statements when joined by `;`) that begins its line, holds nothing of
-    `pattern` and nothing `_read_by_shape`, in source order."""
+    lines; several statements when joined by `;`) that begins its line, holds nothing
+    `_read_by_shape`, and holds nothing of `pattern` or (with `claims`) only names of
+    `refinable` and no reference `claims` holds, in source order."""
     found = []
     pending = [tree.body]
     while pending:
         block = pending.pop()
-        group = None   # [first, last, indent, replaceable]
+        group = None   # [first, last, indent, replaceable, statements]
         for node in block:
             if isinstance(node, _COMPOUND):
                 pending.extend(_blocks(node))
                 if group is not None and group[3]:
-                    found.append(tuple(group[:3]))
+                    found.append(group)
                 group = None
                 continue
             first, last = node.lineno - 1, node.end_lineno - 1
             if group is not None and first <= group[1]:
                 group[1] = max(group[1], last)
                 group[3] = group[3] and not _read_by_shape(node)
+                group[4].append(node)
                 continue
             if group is not None and group[3]:
-                found.append(tuple(group[:3]))
+                found.append(group)
             indent = node.col_offset
             prefix = lines[first].encode("utf-8")[:indent]
-            group = [first, last, indent, prefix.strip(b" \t\f") == b"" and not _read_by_shape(node)]
+            group = [first, last, indent, prefix.strip(b" \t\f") == b"" and not _read_by_shape(node), [node]]
         if group is not None and group[3]:
-            found.append(tuple(group[:3]))
-    found.sort()
-    return [(first, last, indent) for first, last, indent in found
-            if pattern.search(text, offsets[first], offsets[last + 1]) is None]
+            found.append(group)
+    found.sort(key=lambda group: group[0])
+    replaced = []
+    for first, last, indent, _, statements in found:
+        held = pattern.findall(text, offsets[first], offsets[last + 1])
+        if not held or (claims is not None and refinable.issuperset(held) and not claims.held(statements)):
+            replaced.append((first, last, indent))
+    return replaced
 
 
 class Partial:
@@ -215,16 +274,17 @@ class _Nothing:
 _NOTHING = _Nothing()
 
 
-def split(text: str, tree: ast.Module, names: frozenset[str]) -> tuple[str, list[str]] | None:
-    """(`text` with every simple statement line that holds none of `names` replaced by a
-    placeholder, the original text of each placeholder in order); None when too little would be
-    replaced."""
+def split(text: str, tree: ast.Module, names: frozenset[str], refinable: frozenset[str] = frozenset(),
+          claims: _Claims | None = None) -> tuple[str, list[str]] | None:
+    """(`text` with every simple statement line that holds none of `names` (or, with `claims`,
+    only names of `refinable` and no reference `claims` holds) replaced by a placeholder, the
+    original text of each placeholder in order); None when too little would be replaced."""
     lines = _lines(text)
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
     pattern = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(names, key=len, reverse=True))))
-    replaced = _replaceable(tree, lines, offsets, text, pattern)
+    replaced = _replaceable(tree, lines, offsets, text, pattern, refinable, claims)
     if sum(last - first + 1 for first, last, _ in replaced) < MIN_REPLACED_LINES * len(lines):
         return None
     pieces: list[str] = []
@@ -247,6 +307,8 @@ def split(text: str, tree: ast.Module, names: frozenset[str]) -> tuple[str, list
 
 # False: always parse the whole file (tests compare both ways).
 ENABLED = True
+# False: keep every line that names a reach name (no statement-level question; tests compare both).
+BY_STATEMENT = True
 
 
 def parse(text: str, tree: ast.Module, pipeline: tuple, imports: ImportSurvey) -> Partial | None:
@@ -255,10 +317,12 @@ def parse(text: str, tree: ast.Module, pipeline: tuple, imports: ImportSurvey) -
     to replace, or libcst refuses the partial text: the full parse reports why)."""
     if not ENABLED:
         return None
-    names = reach_names(text, imports, pipeline)
-    if names is None:
+    reach = _reach(text, imports, pipeline)
+    if reach is None:
         return None
-    parts = split(text, tree, names)
+    refinable, others = reach
+    claims = _Claims(text, imports, pipeline) if BY_STATEMENT and refinable else None
+    parts = split(text, tree, refinable | others, refinable, claims)
     if parts is None:
         return None
     partial_text, verbatim = parts

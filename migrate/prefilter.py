@@ -228,3 +228,39 @@ def nothing_to_do(text: str, pipeline: Sequence[Codemod], tree: ast.Module | Non
                     or (entry.default_args and survey.empty_call):
                 return False
     return True
+
+
+def import_bindings(statements: Sequence[ast.stmt]) -> dict[str, set[tuple[str, bool]]]:
+    """Bound name -> {(raw name, verbatim)} of these import statements, as the survey above
+    spells them (every binding of a name, whatever its scope: a superset of libcst's)."""
+    survey = _Survey(ast.Module(body=[], type_ignores=[]))
+    for node in statements:
+        if type(node) is ast.Import:
+            survey._import(node)
+        else:
+            survey._import_from(node)
+    return survey.bindings
+
+
+def reference_acts(pipeline: Sequence[Codemod], text: str) -> Callable[[str, CallShape | None], bool]:
+    """(raw qualified name, the call it is the function of) -> may a rule of `pipeline` act on or
+    report such a reference in `text`? A keyword-only entry counts whatever the call passes
+    (`claim` above leaves it to the file's keywords); a name of a dead module always counts."""
+    pipeline = tuple(pipeline)
+    verdicts = _VERDICTS.get(pipeline)
+    if verdicts is None:
+        verdicts = _VERDICTS[pipeline] = _Verdicts(pipeline)
+    _, structural = verdicts.structural_keys(text)
+    unsupported = verdicts.unsupported
+    answers: dict[tuple, bool] = {}
+
+    def acts(raw: str, call: CallShape | None) -> bool:
+        key = (raw, call and call.key)
+        answer = answers.get(key)
+        if answer is None:
+            name = canonical(raw)
+            answer = answers[key] = (name in structural or _is_dead(raw) or _is_dead(name)
+                                     or longest_prefix(name, unsupported) is not None
+                                     or verdicts.lookup(name, raw, call) is not None)
+        return answer
+    return acts

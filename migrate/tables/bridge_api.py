@@ -9,6 +9,7 @@ from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
 from migrate.tables.rnn_cells import CONTRIB_WRAPPERS as _RNN_CONTRIB_WRAPPERS
 from migrate.tables.rnn_cells import CORE_CELLS as _RNN_CORE_CELLS
+from migrate.tables.rnn_cells import CRF as _CRF
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
 
 BRIDGE_API = frozenset({
@@ -78,4 +79,6 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
     # tf.nn.rnn_cell / tf.contrib.rnn cells (the TF 1.15 cells TF 2.21 ships; contrib's wrappers ported; oracle-tested)
     *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
+    # tf.contrib.crf (TF 1.15's pure-Python CRF, oracle-tested)
+    *(f"compat.contrib_crf.{name}" for name in _CRF),
 })

@@ -1,4 +1,5 @@
-"""TF 1.x's RNN cells -> estimator_bridge.compat.rnn_cell (TF 1.15's cells, which TF 2.21 still ships).
+"""TF 1.x's RNN cells -> estimator_bridge.compat.rnn_cell (TF 1.15's cells, which TF 2.21 still ships),
+and tf.contrib.crf -> estimator_bridge.compat.contrib_crf (TF 1.15's CRF, pure Python over those cells).
 
 `tf.nn.rnn_cell.X` (also `tf.compat.v1.nn.rnn_cell.X`) and `tf.contrib.rnn.X` were the same objects in
 TF 1.15 (contrib/rnn/__init__.py star-imported tensorflow/python/ops/rnn_cell.py). On TF 2.21 with
@@ -25,3 +26,11 @@ RNN_CELLS = {
     # `LayerRNNCell` was tf.contrib.rnn's too (rnn_cell_impl's base for cells with variables).
     "tensorflow.contrib.rnn.LayerRNNCell": Replacement(f"{_TARGET}.LayerRNNCell"),
 }
+
+# tf.contrib.crf's public names (contrib/crf/__init__.py), TF 1.15's code in the bridge (heldout5: BERT-NER,
+# BERT-BiLSTM-CRF-NER; heldout3: tf_ner). `...crf.python.ops.crf.X` was the same object.
+CRF = ("crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm", "crf_multitag_sequence_score",
+       "crf_sequence_score", "crf_unary_score", "CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell",
+       "CrfForwardRnnCell", "viterbi_decode")
+RNN_CELLS.update({f"{prefix}.{name}": Replacement(f"estimator_bridge.compat.contrib_crf.{name}")
+                  for prefix in ("tensorflow.contrib.crf", "tensorflow.contrib.crf.python.ops.crf") for name in CRF})

@@ -120,3 +120,66 @@ def test_generated_modules_agree(source):
     assume(_parses(source))
     partial, whole = both_ways(source, "module.py")
     assert partial == whole
+
+
+# ---- the statement-level selection (partial_parse._Claims) ------------------------------------
+
+def by_name_and_by_statement(text: str, name: str):
+    """(result keeping only the statements with a reference some rule acts on, result keeping
+    every statement that names a reach name); both with the partial parse."""
+    results = []
+    for by_statement in (True, False):
+        partial_parse.BY_STATEMENT = by_statement
+        try:
+            results.append(migrate_text(text, name, prefilter=False))
+        except SkipFile as skipped:
+            results.append(skipped.finding)
+        finally:
+            partial_parse.BY_STATEMENT = True
+    return results
+
+
+@pytest.mark.parametrize("path", CORPUS + PROGRAMS, ids=lambda p: str(p.relative_to(REPO)))
+def test_keeping_only_statements_a_rule_acts_on_changes_nothing_on_the_fixtures(path):
+    by_statement, by_name = by_name_and_by_statement(path.read_text(), path.name)
+    assert by_statement == by_name
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_keeping_only_statements_a_rule_acts_on_changes_nothing_on_the_layouts(name):
+    by_statement, by_name = by_name_and_by_statement(LAYOUTS[name], "module.py")
+    assert by_statement == by_name
+
+
+@FAST
+@given(mixed_modules())
+def test_keeping_only_statements_a_rule_acts_on_agrees_on_generated_modules(source):
+    assume(_parses(source))
+    by_statement, by_name = by_name_and_by_statement(source, "module.py")
+    assert by_statement == by_name
+
+
+def test_statements_whose_references_no_rule_acts_on_are_not_parsed():
+    """A TensorFlow reference that means the same in TF 2 (`tf.nn.relu`, `tf.reduce_mean` called
+    with TF 2's arguments) does not keep its statement; one a rule renames, reports or reaches
+    through a dead module (`slim`) does, and so does a keyword only TF 1.x had."""
+    text = ("import tensorflow as tf\nimport tensorflow.contrib.slim as slim\nx = tf.constant(1)\n"
+            "y = tf.reduce_mean(x, axis=0)\nw = tf.reduce_mean(x, keep_dims=True)\nv = tf.nn.relu(x)\n"
+            "u = tf.layers.dense(x, 3)\nt = slim.conv2d(x)\nz = tf.contrib.layers.flatten(x)\n")
+    partial = partial_of(text)
+    assert partial is not None
+    assert partial.text == ("import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n()\n()\n"
+                            "w = tf.reduce_mean(x, keep_dims=True)\n()\nu = tf.layers.dense(x, 3)\n"
+                            "t = slim.conv2d(x)\nz = tf.contrib.layers.flatten(x)\n")
+    by_statement, by_name = by_name_and_by_statement(text, "module.py")
+    assert by_statement == by_name and by_statement[0] != text
+
+
+def test_a_module_alias_keeps_its_statements():
+    """`layers = tf.contrib.layers`: every line naming the alias stays (migrate/names.py follows
+    it), even where the watched name alone would not keep it."""
+    text = ("import tensorflow as tf\nlayers = tf.contrib.layers\nx = tf.nn.relu(1)\n"
+            "y = layers.flatten(x)\nz = 2\n")
+    partial = partial_of(text)
+    assert partial is not None
+    assert partial.text == "import tensorflow as tf\nlayers = tf.contrib.layers\n()\ny = layers.flatten(x)\n()\n"

@@ -10,10 +10,10 @@ import estimator_bridge.compat.contrib_layers
 FLAGS = tf.compat.v1.flags.FLAGS
 
 
-def crf_loss(logits, tags, lengths):
+def sequence_loss(logits, tags, lengths):
   # Findings inside a statement spanning several lines: the marker goes above its first line.
-  # estimator-migrate: MIG301 `tf.contrib.crf.crf_log_likelihood` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15))
-  log_likelihood, _ = tf.contrib.crf.crf_log_likelihood(
+  # estimator-migrate: MIG301 `tf.contrib.seq2seq.sequence_loss` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written tf.while_loop decoder)
+  log_likelihood = tf.contrib.seq2seq.sequence_loss(
       logits, tags,
       estimator_bridge.compat.contrib_helpers.l2_regularizer(1e-4)(lengths))
   total = tf.reduce_sum(log_likelihood) + \
@@ -31,6 +31,6 @@ def tower(images, is_training):
 
 
 def decode(scores, transitions):
-  # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
-  # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15))
-  return tf.contrib.crf.viterbi_decode(scores, transitions)
+  # estimator-migrate: MIG301 `tf.contrib.graph_editor.reroute_ts` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  # estimator-migrate: MIG301 `tf.contrib.graph_editor.reroute_ts` was removed with tf.contrib and has no equivalent that migrate knows (hint: nothing in TF 2: build the graph with the replacement tensors directly, or rewire a GraphDef with tf.compat.v1.import_graph_def(graph_def, input_map={name: tensor}))
+  return tf.contrib.graph_editor.reroute_ts(scores, transitions)

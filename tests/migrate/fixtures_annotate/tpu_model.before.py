@@ -6,9 +6,9 @@ from tensorflow.contrib import slim
 FLAGS = tf.flags.FLAGS
 
 
-def crf_loss(logits, tags, lengths):
+def sequence_loss(logits, tags, lengths):
   # Findings inside a statement spanning several lines: the marker goes above its first line.
-  log_likelihood, _ = tf.contrib.crf.crf_log_likelihood(
+  log_likelihood = tf.contrib.seq2seq.sequence_loss(
       logits, tags,
       tf.contrib.layers.l2_regularizer(1e-4)(lengths))
   total = tf.reduce_sum(log_likelihood) + \
@@ -24,5 +24,5 @@ def tower(images, is_training):
 
 
 def decode(scores, transitions):
-  # estimator-migrate: MIG301 `tf.contrib.crf.viterbi_decode` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
-  return tf.contrib.crf.viterbi_decode(scores, transitions)
+  # estimator-migrate: MIG301 `tf.contrib.graph_editor.reroute_ts` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
+  return tf.contrib.graph_editor.reroute_ts(scores, transitions)
