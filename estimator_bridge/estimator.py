@@ -97,6 +97,7 @@ class _EstimatorBase:
         self._restore_names = {}  # mode -> {variable name: checkpoint name} of its scaffold Saver
         self._warm_started_in_build = {}  # mode -> a scaffold init op ran after the warm starts
         self._loss_tags = {}  # mode -> the tag of the Estimator's loss summary (runtime/loss_tag.py)
+        self._build_graphs = {}  # mode -> (build graph, its (variable, name) pairs): hooks' begin()
 
     # ---- public properties ---------------------------------------------------------------
     model_dir = property(lambda self: self._model_dir)
@@ -213,6 +214,7 @@ class _EstimatorBase:
         self._init_from_checkpoint[mode] = init_from_checkpoint
         self._warm_started_in_build[mode] = built.warm_started
         self._loss_tags[mode] = built.loss_tag
+        self._build_graphs[mode] = (built.graph, built.graph_variables)
         self._built_modes.add(mode)
 
     def _model_variables(self):
@@ -317,7 +319,7 @@ class _EstimatorBase:
         global_step = self._cache["global_step"]
         # The input pipeline lives exactly as long as this call (input_release.py).
         with input_release.OwnedInput(data, loops=[train_loop]) as pipeline:
-            hook_runner = self._hook_runner(hooks, train_loop, pipeline.iterator,
+            hook_runner = self._hook_runner(hooks, train_loop, pipeline.iterator, ModeKeys.TRAIN,
                                             step_after_loop=lambda: train_loop.last_global_step)
             saver = checkpoints.ListenedSaver(
                 lambda step: writer.save(self._model_variables(), step, deployment.strategy),
@@ -360,7 +362,7 @@ class _EstimatorBase:
     def _run_train_loop(self, train_loop, iterator, num_steps):
         return train_loop(iterator, num_steps)
 
-    def _hook_runner(self, hooks, loop, iterator, step_after_loop=None):
+    def _hook_runner(self, hooks, loop, iterator, mode, step_after_loop=None):
         """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see runtime/hook_runner.py)."""
         loop.hook_tensors.require_names(tensor_names_wanted(hooks or ()))
         loop.trace(iterator)  # model_fn's hooks exist once the loop is traced
@@ -368,7 +370,7 @@ class _EstimatorBase:
             list(hooks or ()) + list(loop.hook_tensors.hooks),
             variables=self._model_variables(), global_step=self._cache["global_step"],
             strategy=self._deployment.strategy, spec_tensors=loop.hook_tensors,
-            step_after_loop=step_after_loop)
+            step_after_loop=step_after_loop, build_graph=self._build_graphs.get(mode))
         runner.begin()
         return runner
 
@@ -419,7 +421,8 @@ class _EstimatorBase:
             # hooks may fetch variables, not tensors of the pruned predict step.
             hook_runner = HookRunner(
                 list(hooks or ()) + list(loop.hooks), variables=self._model_variables(),
-                global_step=self._cache["global_step"], strategy=deployment.strategy)
+                global_step=self._cache["global_step"], strategy=deployment.strategy,
+                build_graph=self._build_graphs.get(ModeKeys.PREDICT))
             hook_runner.begin()
             for batch in controller.run_prediction(
                     run_batch=lambda: hook_runner.run_loop(lambda: loop(pipeline.iterator)),
@@ -471,7 +474,7 @@ class _EstimatorBase:
         self._host_cache.reset_to_initial_values()
         # The input pipeline lives exactly as long as this call (input_release.py).
         with input_release.OwnedInput(data, loops=[eval_loop]) as pipeline:
-            hook_runner = self._hook_runner(hooks, eval_loop, pipeline.iterator)
+            hook_runner = self._hook_runner(hooks, eval_loop, pipeline.iterator, ModeKeys.EVAL)
             loss, _ = controller.run_evaluation(
                 run_loop=self._eval_run_loop(hook_runner, eval_loop, pipeline.iterator,
                                              data.steps_available),

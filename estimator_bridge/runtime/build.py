@@ -33,11 +33,17 @@ class BuildResult(NamedTuple):
       after them, scaffold_init.py): they must not be applied again.
     loss_tag: the tag of the Estimator's own loss summary in TRAIN (`loss_1` where TF 1.15's graph
       made `loss` unique: loss_tag.py).
+    graph: the build pass's graph, with model_fn's variables in their TF1 collections: hooks'
+      `begin()` runs in it, as TF1 called begin() with the model's graph as the default graph
+      (an EMA hook builds `variables_to_restore()` and a Saver there: hook_session.py).
+    graph_variables: `((graph variable, cache name), ...)` of that graph.
     """
 
     restore_names: dict | None
     warm_started: bool
     loss_tag: str = "loss"
+    graph: tf.Graph | None = None
+    graph_variables: tuple = ()
 
 
 def build_variables(*, cache, model_function, element_spec, has_labels,
@@ -80,4 +86,5 @@ def build_variables(*, cache, model_function, element_spec, has_labels,
     if getattr(outputs, "restore_map", None):
         restore_names = {cache.name_of(variable): stored
                          for stored, variable in outputs.restore_map.items()}
-    return BuildResult(restore_names, warm_started=scaffold is not None, loss_tag=tag)
+    return BuildResult(restore_names, warm_started=scaffold is not None, loss_tag=tag, graph=graph,
+                       graph_variables=tuple((variable, key) for key, _, variable in recorded))

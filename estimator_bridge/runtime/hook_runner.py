@@ -61,10 +61,16 @@ class HookRunner:
       step_after_loop: `() -> int`, the global step the loop returned (None: read the
         variable). Every hook's global-step fetch gets the step at the end of the loop, as
         TF1 fetched all hooks' tensors in the Session.run itself, before any after_run.
+      build_graph: `(graph, ((graph variable, name), ...))` of the mode's build pass, or None.
+        `begin()` runs with that graph as the default graph, as TF1 called it with the graph
+        model_fn built (the only hook method allowed to add ops to it): tensorflow/tpu
+        AmoebaNet's LoadEMAHook builds `ExponentialMovingAverage.variables_to_restore()` and a
+        Saver there, and restores it into the session in after_create_session
+        (hook_session.py maps the Saver's graph variables to the model's).
     """
 
     def __init__(self, hooks, *, variables, global_step, strategy, spec_tensors=None,
-                 step_after_loop=None):
+                 step_after_loop=None, build_graph=None):
         self._hooks = [_bridge_version(hook) for hook in hooks]
         for hook in self._hooks:
             if not isinstance(hook, SessionRunHook):
@@ -73,7 +79,9 @@ class HookRunner:
         self._global_step = global_step
         self._step_after_loop = step_after_loop
         self._resolver = FetchResolver(variables, spec_tensors, strategy)
-        self._session = BridgeSession(self._resolver)
+        self._graph, graph_variables = build_graph if build_graph is not None else (None, ())
+        self._session = BridgeSession(self._resolver, graph_variables=graph_variables,
+                                      strategy=strategy)
         self._stop_requested = False
 
     def __bool__(self):
@@ -91,9 +99,13 @@ class HookRunner:
             return getattr(hook, method)(*args)
 
     def begin(self):
-        """begin() then after_create_session(session, coord=None) on every hook."""
+        """begin() (in the build graph) then after_create_session(session, coord=None) on every hook."""
         for hook in self._hooks:
-            self._call(hook, "begin")
+            if self._graph is None:
+                self._call(hook, "begin")
+            else:
+                with self._graph.as_default():
+                    self._call(hook, "begin")
         for hook in self._hooks:
             self._call(hook, "after_create_session", self._session.for_hook(hook), None)
 

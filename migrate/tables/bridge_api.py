@@ -42,6 +42,10 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.xavier_initializer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
     "compat.contrib_helpers.get_data_files", "compat.contrib_helpers.filter_variables",
+    # tf.contrib.framework's variable functions (TF 1.15's code, oracle-tested)
+    *(f"compat.contrib_variables.{name}" for name in (
+        "variable", "model_variable", "local_variable", "global_variable", "add_model_variable",
+        "assign_from_checkpoint_fn")),
     *(f"compat.contrib_lookup.{name}" for name in (
         "index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
         "index_to_string_table_from_tensor", "index_to_string", "string_to_index",

@@ -215,6 +215,13 @@ CONTRIB = {
     # TF 1.15's pure-Python regex filter over variable names (tensorflow/moonlight, heldout3).
     "tensorflow.contrib.framework.filter_variables": Replacement(
         "estimator_bridge.compat.contrib_helpers.filter_variables"),
+    # contrib.framework's variable functions (tensorflow/tpu AmoebaNet's hand-written batch_norm creates its
+    # parameters with contrib_framework.variable; its LoadEMAHook restores the averages with
+    # assign_from_checkpoint_fn): TF 1.15's code, arg-scoped (compat/contrib_variables.py; oracle fixture
+    # contrib/contrib_variables, real pattern amoeba_ema_hook.py).
+    **{f"tensorflow.contrib.framework.{name}": Replacement(f"estimator_bridge.compat.contrib_variables.{name}")
+       for name in ("variable", "model_variable", "local_variable", "global_variable", "add_model_variable",
+                    "assign_from_checkpoint_fn")},
     "tensorflow.contrib.framework.get_or_create_global_step": Replacement("tensorflow.compat.v1.train.get_or_create_global_step"),
     "tensorflow.contrib.framework.get_global_step": Replacement("tensorflow.compat.v1.train.get_global_step"),
     # TF 1.15's MirroredStrategy(devices, num_gpus, num_gpus_per_worker, cross_device_ops, ...).
@@ -331,8 +338,9 @@ _SLIM_FROM_LAYERS = (
     "separable_convolution2d", "softmax", "stack", "variance_scaling_initializer", "xavier_initializer",
     "xavier_initializer_conv2d")
 _SLIM_FROM_FRAMEWORK = (
-    *_ARG_SCOPE, "filter_variables", "get_global_step", "get_local_variables", "get_model_variables",
-    "get_or_create_global_step", "get_trainable_variables", "get_variables")
+    *_ARG_SCOPE, "add_model_variable", "filter_variables", "get_global_step", "get_local_variables",
+    "get_model_variables", "get_or_create_global_step", "get_trainable_variables", "get_variables",
+    "global_variable", "local_variable", "model_variable", "variable", "assign_from_checkpoint_fn")
 CONTRIB.update({f"tensorflow.contrib.slim.{name}": CONTRIB[f"tensorflow.contrib.{module}.{name}"]
                 for module, names in (("layers", _SLIM_FROM_LAYERS), ("framework", _SLIM_FROM_FRAMEWORK))
                 for name in names if f"tensorflow.contrib.{module}.{name}" in CONTRIB})

@@ -150,10 +150,6 @@ HINTS = {
         "multiplier at the first non-finite step; contrib multiplied by decr_ratio (0.8) after "
         "decr_every_n_nan_or_inf (2) of them)"),
     # main corpus (google-research/bert-style fine-tuning, tensorflow/tpu): TF 1.15 contrib helpers.
-    "tensorflow.contrib.framework.assign_from_checkpoint_fn": (
-        "saver = tf.compat.v1.train.Saver(var_list); then saver.restore(session, model_path) where the returned "
-        "function was called (that is what it did), or tf.compat.v1.train.init_from_checkpoint(model_path, "
-        "{name: variable}) before training"),
     "tensorflow.contrib.opt.extend_with_decoupled_weight_decay": (
         "tfa.optimizers.extend_with_decoupled_weight_decay (tensorflow-addons, TF <= 2.15), or a Keras 3 "
         "optimizer's weight_decay= (keras.optimizers.AdamW): note Keras multiplies the decay by the learning rate, "

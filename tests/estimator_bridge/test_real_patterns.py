@@ -234,6 +234,26 @@ def test_training_with_exponential_moving_averages_matches_tf115(tmp_path, ema_e
         assert_same_numbers(results[side].result, oracle, side)
 
 
+@pytest.mark.parametrize("hook", ["contrib", "saver"])
+def test_an_evaluation_hook_restores_the_averages_as_tf115_did(tmp_path, hook):
+    """tensorflow/tpu AmoebaNet's LoadEMAHook: begin() builds ema.variables_to_restore() and
+    contrib_framework.assign_from_checkpoint_fn (or a tf.train.Saver), after_create_session
+    restores it into the session; its batch norm is written on contrib_framework.variable.
+    Before: the runner stopped at `tf.contrib.framework.variable is not available` (the migrated
+    copy at MIG301), then at assign_from_checkpoint_fn; with the Saver, begin() saw no model
+    variables (empty var_list) and `saver.restore(session, ...)` fed a BridgeSession. Now begin()
+    runs in the mode's build graph, as TF1 ran it in the model's graph, and Saver.restore on the
+    hooks' session assigns the model's variables. Every evaluation (raw, then averaged, twice)
+    and every final variable agree with TF 1.15; the averaged evaluations differ from the raw
+    ones there, and the raw one after an averaged one shows no average left behind."""
+    results = three_sides("amoeba_ema_hook.py", ["--model_dir={model_dir}", f"--hook={hook}"], tmp_path)
+    oracle = results["oracle"].result
+    raw, averaged = oracle["evaluations"]["raw_6"], oracle["evaluations"]["averaged_6"]
+    assert raw["loss"] != averaged["loss"]
+    for side in ("runner", "migrated"):
+        assert_same_numbers(results[side].result, oracle, side)
+
+
 # ---- train_and_evaluate, its exporters and saving_listeners ---------------------------------
 
 @pytest.mark.parametrize("throttle_secs", [0, 600])

@@ -78,6 +78,12 @@ tensorflow/moonlight glyph_patches.py): tf.contrib.image's rotate/translate/tran
 builders through estimator_bridge/compat/contrib_image.py on the core ImageProjectiveTransformV2 kernel:
 values, uint8 glyphs, shapes and the gradient through a bilinear rotation within rtol 1e-6.
 
+Fixture contrib/contrib_variables (tensorflow/tpu models/official/amoeba_net/network_utils.py's
+batch_norm on contrib_framework.variable with its own collections; model_variable under arg_scope,
+slim.variable/model_variable, local_variable, global_variable, add_model_variable) through
+estimator_bridge/compat/contrib_variables.py: every collection's names, the variables' names and
+shapes equal; seeded initial values, 3 GradientDescent losses and the trained values within 1e-6.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -107,7 +113,7 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
 @pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
                                   "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter",
                                   "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
-                                  "slim_layers", "lars", "contrib_image"])
+                                  "slim_layers", "lars", "contrib_image", "contrib_variables"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
