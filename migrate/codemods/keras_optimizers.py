@@ -186,4 +186,7 @@ CODEMOD = Codemod(
     call_findings=call_findings,
     structural_keys=OPTIMIZER_KEYS,
     applies=gives_optimizers_to_compile,
+    # Its handlers act on TF1 optimizer references (watched); `start` reads the `.compile(...)`
+    # calls and the assignments of such a reference: the lines naming `compile` are kept too.
+    reach=lambda text: frozenset({"compile"}),
 )
