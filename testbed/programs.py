@@ -406,6 +406,29 @@ PROGRAMS += (
                         "--stub-module=matplotlib", "--stub-module=PIL"),
         notes="--oracle tf215: a TF 2.x notebook (plain `import tensorflow` would choose TF 1.15); TensorBoard logs "
               "go to the run's own folder"),
+    TestbedProgram(
+        name="tda_flowers_tpustrategy_tf21", repo=TDA, commit="68ccb3f7a159876fe1d991c22f8dae55d18ece0f",
+        committed="2020-01-16",
+        kind="Colab Keras notebook (TF 2.1): TPUStrategy with a default-strategy fallback, squeezenet-style fire "
+             "modules with batch norm, SGD nesterov, LearningRateScheduler, TFRecords of JPEGs, evaluate/predict",
+        script=TDA_FLDS + "keras_flowers_gputputpupod_tf2.1.ipynb",
+        files=(TDA_FLDS + "keras_flowers_gputputpupod_tf2.1.ipynb",),
+        generator="flowers_tfrec", args=(),
+        verify_options=("--oracle", "tf215", "--set=EPOCHS=2", "--set=steps_per_epoch=2",
+                        "--set=GCS_PATTERN='{data}/*.tfrec'", "--set=IMAGE_SIZE=[32, 32]",
+                        "--set=permutation=np.arange(len(some_flowers))",
+                        "--replace", "dataset = dataset.shuffle(2048)", "pass",
+                        "--replace", "opt.experimental_deterministic = False", "opt.experimental_deterministic = True",
+                        "--replace", "image = tf.image.random_flip_left_right(image)", "pass",
+                        "--replace", "image = tf.image.random_saturation(image, 0, 2)", "pass",
+                        "--replace", "tf.keras.layers.Dropout(0.4)", "tf.keras.layers.Dropout(0.0)",
+                        "--skip-cell=display_9_images_from_dataset(load_dataset",
+                        "--skip-cell=display_9_images_with_predictions(some_flowers",
+                        "--stub-module=matplotlib"),
+        notes="2 epochs of 2 steps at batch 16 on 32x32 generated JPEGs (5 training files, 1 validation file of 16). "
+              "The run amplifies kernel rounding (first-step losses 1.7e-6 apart with oneDNN on and off, 1.6e-3 one "
+              "step later): the TF 2.15 oracle's spread runs alternate oneDNN, and most numbers are outside the "
+              "oracle's own spread against itself, so the verdict says little beyond the series and structure"),
 )
 
 # After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).

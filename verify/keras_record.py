@@ -8,13 +8,15 @@ installs a Recorder (when it runs with ``--model-dir``) that wraps the `fit`, `e
 writes into MODEL_DIR/keras_record:
 
 * ``record.json``: scalars ``keras/batch/<key>`` per batch (step = batches since the program
-  started, over every `fit`), as the running mean of the epoch so far, and ``keras/epoch/<key>``
-  per epoch (its end-of-epoch logs, `val_*` and the learning rate included); the results of
-  `evaluate` (``keras_evaluate/result<i>`` per call) and the first values of `predict`
-  (``keras_predict.<call>``). TF 1.15 logs a batch's own loss and its stateful metrics' running
-  value; TF 2.2+ and Keras 3 log running means for both: each key is told apart by the epoch's
-  end (its last batch value equals the epoch's value: a running mean; the batches' mean does: a
-  per-batch value, averaged here), so every TensorFlow is recorded the same way;
+  started, over every `fit`), each batch's own value, and ``keras/epoch/<key>`` per epoch (its
+  end-of-epoch logs, `val_*` and the learning rate included); the results of `evaluate`
+  (``keras_evaluate/result<i>`` per call) and the first values of `predict`
+  (``keras_predict.<call>``). TF 1.15 logs a batch's own loss but its stateful metrics' running
+  value; TF 2.2+ and Keras 3 log running means for both. Each key is told apart at the epoch's
+  end (its last batch value equals the epoch's value: a running mean m_k, turned into the
+  batch's own value k m_k - (k - 1) m_(k-1), exact for equal batches), so every TensorFlow is
+  recorded the same way, and one noisy batch is one number (in running means it moved every
+  later number of its epoch: four misses where the oracle's noise makes one);
 * ``final_weights.npz``: each model's weights after its last `fit`, keyed
   ``keras/model<m>/layer<l>/<weight>`` (m: models in the order the program first used them, l:
   the model's layers that hold weights, in order, nested models flattened; weight: the
@@ -335,7 +337,7 @@ class Recorder(object):
                     recorder.scalars.setdefault("keras/epoch/" + key, {})[str(recorder.epochs)] = _number(value)
                 for key, pairs in buffered.items():
                     series = recorder.scalars.setdefault("keras/batch/" + key, {})
-                    for step, value in _running_means(pairs, logs.get(key)):
+                    for step, value in _per_batch(pairs, logs.get(key)):
                         series[str(step)] = value
                 buffered.clear()
                 recorder.write()
@@ -366,16 +368,16 @@ def _close(a, b):
     return abs(a - b) <= SAME * max(abs(a), abs(b), 1e-12)
 
 
-def _running_means(pairs, epoch_value):
-    """[(step, running mean of the epoch so far)] from one key's batch values (module docstring)."""
+def _per_batch(pairs, epoch_value):
+    """[(step, the batch's own value)] from one key's logged batch values (module docstring)."""
     values = [value for _, value in pairs]
-    if epoch_value is None or _close(values[-1], _number(epoch_value)) or len(values) == 1:
-        return pairs  # already running means (or nothing tells: one batch is both)
-    means, total = [], 0.0
-    for count, (step, value) in enumerate(pairs, 1):
-        total += value
-        means.append((step, total / count))
-    return means
+    if epoch_value is None or len(values) == 1 or not _close(values[-1], _number(epoch_value)):
+        return pairs  # already each batch's own value (or nothing tells: one batch is both)
+    own, previous = [], 0.0
+    for count, (step, mean) in enumerate(pairs, 1):
+        own.append((step, count * mean - (count - 1) * previous))
+        previous = mean
+    return own
 
 
 def _structure_difference(oracle, ours, index):

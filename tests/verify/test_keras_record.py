@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.support.oracles import oracle_python
-from verify.keras_record import _running_means, _structure_difference
+from verify.keras_record import _per_batch, _structure_difference
 from verify.pipeline import oracle_has_onednn
 from verify.sides import NOTEBOOK_SCRIPT, REPO_ROOT
 from verify.tag_names import align_keras_log_names
@@ -59,9 +59,10 @@ def _check_record(record):
     scalars = record["scalars"]
     losses = scalars["keras/batch/loss"]
     assert sorted(losses, key=int) == [str(step) for step in range(1, 13)]  # 48 / 8 = 6 batches x 2 epochs
-    # The recorded batch values are the epoch's running means: the last one is the epoch's loss.
-    assert losses["6"] == pytest.approx(scalars["keras/epoch/loss"]["1"], rel=1e-6)
-    assert losses["12"] == pytest.approx(scalars["keras/epoch/loss"]["2"], rel=1e-6)
+    # The recorded batch values are each batch's own: the epoch's loss is their mean (equal batches).
+    for epoch, steps in (("1", range(1, 7)), ("2", range(7, 13))):
+        mean = sum(losses[str(step)] for step in steps) / 6
+        assert mean == pytest.approx(scalars["keras/epoch/loss"][epoch], rel=1e-5)
     assert list(record["evaluation"]["keras_evaluate"]) == ["result0", "result1"]
     assert len(record["outputs"]["keras_predict.0"]) == 12  # 4 rows x 3 probabilities
 
@@ -103,10 +104,10 @@ def test_verify_reads_what_the_recorder_writes():
 
 
 def test_running_means_are_told_apart_from_per_batch_values_by_the_epochs_value():
-    per_batch = [(1, 3.0), (2, 1.0), (3, 5.0)]
-    assert _running_means(per_batch, 3.0) == [(1, 3.0), (2, 2.0), (3, 3.0)]  # TF 1.x's batch loss
-    running = [(1, 3.0), (2, 2.0), (3, 2.0)]
-    assert _running_means(running, 2.0) == running  # Keras 3's (and TF 1.x's stateful metrics)
+    running = [(1, 3.0), (2, 2.0), (3, 3.0)]  # Keras 3 (and TF 1.x's stateful metrics): the epoch's value last
+    assert _per_batch(running, 3.0) == [(1, 3.0), (2, 1.0), (3, 5.0)]
+    per_batch = [(1, 3.0), (2, 1.0), (3, 5.0)]  # TF 1.x's batch loss: the epoch's value is their mean
+    assert _per_batch(per_batch, 3.0) == per_batch
 
 
 def test_structure_differences_name_what_is_on_one_side_only():
