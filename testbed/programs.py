@@ -431,6 +431,26 @@ PROGRAMS += (
               "oracle's own spread against itself, so the verdict says little beyond the series and structure"),
 )
 
+PROGRAMS += (
+    TestbedProgram(
+        name="tpu_colab_keras_mnist_2019", repo=TPU, commit="e2caf0a3d8b70a844f7a56e75895aa4ad9e75c8c",
+        committed="2019-10-28",
+        kind="Colab Keras notebook (TF 1.14/2.0): tf.distribute.experimental.TPUStrategy(tpu, steps_per_run=128) "
+             "with MirroredStrategy/default-strategy fallbacks, model built and compiled in strategy.scope(), "
+             "evaluate after fit, SavedModel export through a tf.keras.Model subclass (skipped: GCS)",
+        script="tools/colab/keras_mnist_tpu.ipynb", files=("tools/colab/keras_mnist_tpu.ipynb",),
+        generator="mnist_idx", args=(),
+        verify_options=(*TDA_MNIST_DATA, "--set=BATCH_SIZE=16", "--set=EPOCHS=3", "--set=steps_per_epoch=4",
+                        *TDA_MNIST_SKIPS,
+                        *(f"--skip-cell={text}" for text in (
+                            "PROJECT = ", "class ExportModel", "saved_model_cli show", "if NEW_MODEL",
+                            "Deployment takes", "prepare digits to send", "Request online predictions")),
+                        *TDA_DETERMINISTIC, "--replace", "tf.keras.layers.Dropout(0.4)",
+                        "tf.keras.layers.Dropout(0.0)", "--stub-module=matplotlib", "--stub-module=PIL"),
+        notes="tensorflow/tpu's copy of the fast-and-lean MNIST notebook (another repository, the TF 1.14/2.0 API); "
+              "oracle chosen from its code (tf.compat.v1 use: TF 2.15)"),
+)
+
 # After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).
 
 BY_NAME = {program.name: program for program in PROGRAMS}
