@@ -117,6 +117,23 @@ def tf1_metric_renames() -> dict:
     return dict(TF1_METRIC_NAMES)
 
 
+def tf1_compile_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """TF 1.x's `compile(optimizer, loss, metrics, loss_weights, ...)` positions past the second as
+    keywords: Keras 3 reads the third position as loss_weights, so `model.compile("adam", loss, [acc])`
+    (koshian2/affinity-loss, heldout5) failed with "Failed to convert elements of <function acc> to
+    Tensor" under the runner (the order: migrate/tables/keras.py, which the codemod applies too)."""
+    from migrate.tables.keras import COMPILE_TF1_POSITIONAL
+
+    if len(args) <= 2:
+        return args, kwargs
+    kwargs = dict(kwargs)
+    for name, value in zip(COMPILE_TF1_POSITIONAL[2:], args[2:]):
+        if name in kwargs:
+            raise TypeError(f"compile() got multiple values for argument '{name}'")
+        kwargs[name] = value
+    return args[:2], kwargs
+
+
 def accept_tf1_optimizers_in_compile():
     """Let Keras `Model.compile` take TF1 optimizers, as TF 1.x's Keras did (process-wide), and
     name string metrics as TF 1.x did (tf1_metric_names).
@@ -130,14 +147,13 @@ def accept_tf1_optimizers_in_compile():
 
     @functools.wraps(original)
     def compile(self, *args, **kwargs):
+        args, kwargs = tf1_compile_arguments(args, kwargs)
         if "optimizer" in kwargs:
             kwargs["optimizer"] = keras_optimizer_for(kwargs["optimizer"])
         elif args:
             args = (keras_optimizer_for(args[0]), *args[1:])
         if "metrics" in kwargs:
             kwargs["metrics"] = tf1_metric_names(kwargs["metrics"])
-        elif len(args) > 2:
-            args = (*args[:2], tf1_metric_names(args[2]), *args[3:])
         return original(self, *args, **kwargs)
 
     compile._estimator_bridge = True

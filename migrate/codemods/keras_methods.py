@@ -11,6 +11,11 @@
   last part) gets the suffix Keras 3 wants, and `load_weights` calls naming the same literal are
   renamed with it (the program reads what it wrote; other `.h5` files still load, Keras 3 reads
   Keras 2 weight files).
+- `model.compile(optimizer, loss, metrics, loss_weights)` with positional arguments past the second ->
+  the same call with those as keywords (`metrics=`, `loss_weights=`): Keras 3 moved `loss_weights` to the
+  third place, so TF 1.x's positional metrics became loss weights and compile failed (heldout5:
+  koshian2/affinity-loss `model.compile("adam", affinity_loss(0.43), [acc])`). A positional
+  sample_weight_mode/target_tensors (gone in Keras 3) leaves the call as it is.
 - `model.compile(experimental_steps_per_execution=N)` / `steps_per_run=N` -> `steps_per_execution=N`
   (Keras 3's compile takes no other spelling); `ModelCheckpoint(..., options=...)` loses `options`
   (MIG208 info: Keras 3 writes checkpoints through the host, where TF's I/O-device option has
@@ -64,8 +69,9 @@ from migrate.codemods.base import dotted_name
 from migrate.codemods.call_arguments import argument
 from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
-from migrate.tables.keras import (CHECKPOINT_DROPPED_KEYWORDS, COMPILE_KEYWORD_RENAMES, KERAS2_H5_SUFFIXES,
-                                  REMOVED_METHODS, WEIGHTS_SUFFIX, RemovedMethod)
+from migrate.tables.keras import (CHECKPOINT_DROPPED_KEYWORDS, COMPILE_KERAS3_KEYWORDS, COMPILE_KEYWORD_RENAMES,
+                                  COMPILE_TF1_POSITIONAL, KERAS2_H5_SUFFIXES, REMOVED_METHODS, WEIGHTS_SUFFIX,
+                                  RemovedMethod)
 
 CHECKPOINT = "keras.callbacks.ModelCheckpoint"
 INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
@@ -95,6 +101,8 @@ METHOD_NAMES = frozenset(REMOVED_METHODS) | {"save_weights", "load_weights", "re
 
 _NO_SPACE = cst.SimpleWhitespace("")
 _COMPILE_KEYWORD = re.compile(r"\b(?:%s)\s*=" % "|".join(COMPILE_KEYWORD_RENAMES))
+# a `.compile(` call that is not `re.compile(` (its positional arguments are counted on the tree)
+_COMPILE_CALL = re.compile(r"(?<!\bre)\.\s*compile\s*\(")
 _OPTIONS_KEYWORD = re.compile(r"\boptions\s*=")
 # `x.reset_states()` (no arguments); the helper it becomes, `reset_states(x)`, is not work.
 _RESET_STATES_CALL = re.compile(r"\.\s*reset_states\s*\(\s*\)")
@@ -113,6 +121,8 @@ def text_may_need_keras_rewrite(text: str) -> bool:
         return True
     if _COMPILE_KEYWORD.search(text) or ("ModelCheckpoint" in text and _OPTIONS_KEYWORD.search(text)):
         return True
+    if "keras" in text and _positional_compile_metrics(text):
+        return True
     if "tensor" in text and _INPUT_TENSOR.search(text):
         return True
     if _schedule_calls_to_cast(text) or _apply_gradients_to_wrap(text):
@@ -121,6 +131,46 @@ def text_may_need_keras_rewrite(text: str) -> bool:
         return True
     return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
         "save_weights" in text or "ModelCheckpoint" in text)
+
+
+def _positional_compile_metrics(text: str) -> bool:
+    """Is there a `.compile(` call (not `re.compile`) with a third positional argument? Scans each call's
+    arguments to its closing parenthesis, skipping string literals and nested brackets: the third
+    argument is positional when it has text and no top-level `=` before its end. Over-approximates
+    (a `*args` or `**kw` third argument counts), never under."""
+    for match in _COMPILE_CALL.finditer(text):
+        depth, commas, third, index, quote = 0, 0, False, match.end(), None
+        while index < len(text):
+            char = text[index]
+            if quote:
+                if char == "\\":
+                    index += 1
+                elif text.startswith(quote, index):
+                    index += len(quote) - 1
+                    quote = None
+            elif char in "\"'":
+                quote = text[index:index + 3] if text[index:index + 3] in ('"""', "'''") else char
+                index += len(quote) - 1
+                third = third or commas >= 2
+            elif char in "([{":
+                depth += 1
+                third = third or commas >= 2
+            elif depth == 0 and char in ")]}":
+                if third:
+                    return True
+                break
+            elif char in ")]}":
+                depth -= 1
+            elif depth == 0 and char == "=" and text[index + 1:index + 2] != "=" and text[index - 1] not in "=!<>":
+                break  # a keyword: no positional argument from here on
+            elif depth == 0 and char == ",":
+                if third:
+                    return True
+                commas += 1
+            elif not char.isspace() and char != "#" and commas >= 2:
+                third = True
+            index += 1
+    return False
 
 
 def _session_loop_with_keras(text: str) -> bool:
@@ -491,11 +541,35 @@ def _keywords(call: cst.Call, names) -> list[cst.Arg]:
     return [arg for arg in call.args if arg.keyword is not None and arg.keyword.value in names]
 
 
+def _compile_positional_as_keywords(call: cst.Call) -> cst.Call | None:
+    """`x.compile(a, b, c, d)` -> `x.compile(a, b, metrics=c, loss_weights=d)` (TF 1.x's positions), or None
+    when nothing is past the second position, a `*args` hides the positions, a keyword repeats one, or a
+    position Keras 3 has no keyword for is used."""
+    positional = [arg for arg in call.args if arg.keyword is None]
+    if len(positional) < 3 or any(arg.star for arg in call.args) or positional != list(call.args[:len(positional)]):
+        return None
+    names = COMPILE_TF1_POSITIONAL[:len(positional)]
+    if len(positional) > len(COMPILE_TF1_POSITIONAL) or not set(names[2:]) <= COMPILE_KERAS3_KEYWORDS:
+        return None
+    if _keywords(call, set(names)):
+        return None
+    args = list(call.args)
+    for index in range(2, len(positional)):
+        args[index] = args[index].with_changes(keyword=cst.Name(names[index]),
+                                               equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                                     whitespace_after=cst.SimpleWhitespace("")))
+    return call.with_changes(args=args)
+
+
 def _keyword_changes(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.Call | None:
-    """compile's renamed keywords and ModelCheckpoint's dropped ones, or None when neither."""
+    """compile's positional metrics and renamed keywords, ModelCheckpoint's dropped keywords, or None."""
+    moved = None
+    if _is_method(rewrite, original_node, {"compile"}):
+        moved = _compile_positional_as_keywords(updated_node)
+        updated_node = moved if moved is not None else updated_node
     if _is_method(rewrite, original_node, {"compile"}) and _keywords(original_node, COMPILE_KEYWORD_RENAMES):
         if _keywords(original_node, set(COMPILE_KEYWORD_RENAMES.values())):
-            return None  # both spellings given: Keras 3 would see a duplicate; left to the user
+            return moved  # both spellings given: Keras 3 would see a duplicate; left to the user
         return updated_node.with_changes(args=[
             arg.with_changes(keyword=cst.Name(COMPILE_KEYWORD_RENAMES[arg.keyword.value]))
             if arg.keyword is not None and arg.keyword.value in COMPILE_KEYWORD_RENAMES else arg
@@ -505,7 +579,7 @@ def _keyword_changes(rewrite, original_node: cst.Call, updated_node: cst.Call) -
                 if arg.keyword is None or arg.keyword.value not in CHECKPOINT_DROPPED_KEYWORDS]
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return updated_node.with_changes(args=args)
-    return None
+    return moved
 
 
 def _rename_path_argument(literals: dict[str, str], call: cst.Call, index: int = 0) -> cst.Call | None:

@@ -141,6 +141,14 @@ COMPILE_KEYWORD_RENAMES = {
     "experimental_steps_per_execution": "steps_per_execution",
     "steps_per_run": "steps_per_execution",
 }
+# `model.compile(...)`'s positional parameters in TF 1.x/2.x Keras (Keras 2). Keras 3 put `loss_weights` third
+# (optimizer, loss, loss_weights, metrics, ...), so a TF 1.x call `model.compile("adam", loss, [acc])` handed
+# the metrics to loss_weights and failed at run time ("Failed to convert elements of <function acc> to
+# Tensor"; heldout5: koshian2/affinity-loss cnn_cifar_affinity.py). Positions from the third on are written
+# as these keywords (codemods/keras_methods.py); the two Keras 3 lacks stay positional-free (not rewritten).
+COMPILE_TF1_POSITIONAL = ("optimizer", "loss", "metrics", "loss_weights", "sample_weight_mode", "weighted_metrics",
+                          "target_tensors")
+COMPILE_KERAS3_KEYWORDS = frozenset({"optimizer", "loss", "metrics", "loss_weights", "weighted_metrics"})
 # ModelCheckpoint keywords Keras 3 does not take and that change nothing there: Keras 3 writes
 # checkpoints through the host's Python (h5py / its own zip format), so TF's I/O-device option
 # (`options=tf.saved_model.SaveOptions(experimental_io_device='/job:localhost')`) has nothing to do.

@@ -196,3 +196,39 @@ def test_tf1_session_loops_of_a_strategy_with_keras_objects_are_reported():
         """
     assert_codemod(NAME, source, source, findings=["5:18 MIG203", "6:14 MIG203"])
     assert_unchanged(NAME, source.replace("tf.keras.metrics.Mean", "make_mean"))
+
+
+def test_compiles_positional_metrics_and_loss_weights_become_keywords():
+    # Keras 3 reads the third positional argument as loss_weights (heldout5: koshian2/affinity-loss
+    # `model.compile("adam", affinity_loss(0.43), [acc])`); `re.compile` and two positionals are left.
+    assert_codemod(NAME, """
+        import re
+        import tensorflow as tf
+
+        model.compile("adam", affinity_loss(0.43), [acc])
+        model.compile(tf.keras.optimizers.SGD(0.1), "mse", ["mae"], [1.0, 0.5], run_eagerly=True)
+        model.compile("adam", "mse", metrics=["mae"])
+        model.compile("adam", "mse", ["mae"], None, "temporal")
+        pattern = re.compile("a", re.I)
+        """, """
+        import re
+        import tensorflow as tf
+
+        model.compile("adam", affinity_loss(0.43), metrics=[acc])
+        model.compile(tf.keras.optimizers.SGD(0.1), "mse", metrics=["mae"], loss_weights=[1.0, 0.5], run_eagerly=True)
+        model.compile("adam", "mse", metrics=["mae"])
+        model.compile("adam", "mse", ["mae"], None, "temporal")
+        pattern = re.compile("a", re.I)
+        """)
+
+
+def test_the_prefilter_trigger_for_positional_compile_arguments_over_approximates_only():
+    from migrate.codemods.keras_methods import _positional_compile_metrics as trigger
+
+    for text in ('m.compile("adam", loss, [acc])', 'm.compile(opt,\n  loss,\n  [acc])', 'm.compile(o, l, **kw)',
+                 'm.compile("a,b", "x)", [acc])', "m.compile(o, '''x)''', [a])", 'm.compile(o, l, [a], loss_weights=[1])'):
+        assert trigger(text), text
+    for text in ('m.compile("adam", loss, metrics=[a])', 'm.compile(optimizer=o, loss=l, metrics=[m])',
+                 're.compile(a, b, c)', 'm.compile(opt, loss,)', 'm.compile(f(a, b), g(c, d))',
+                 'm.compile(o, """x,y), z""", metrics=[a])'):
+        assert not trigger(text), text
