@@ -3,8 +3,9 @@
   * anything under ``tensorflow.contrib`` (``tf.contrib.tpu``, ``tf.contrib.layers``...),
     ``keras_to_tpu_model``, or a plain ``import tensorflow as tf`` program: TF 1.15 (`tf115`),
     the last TensorFlow with `tf.contrib`;
-  * ``tensorflow.compat.v1`` / ``tensorflow_estimator`` code without `tf.contrib`: TF 2.15 +
-    tf-estimator-nightly (`tf215`), the last TensorFlow with `tf.compat.v1.estimator`.
+  * ``tensorflow.compat.v1`` / ``tensorflow_estimator`` code without `tf.contrib`, or a Colab
+    notebook that selects TF 2 (``%tensorflow_version 2.x``): TF 2.15 + tf-estimator-nightly
+    (`tf215`), the last TensorFlow with `tf.compat.v1.estimator`.
 
 The script and the modules it imports from its own folder (and ``--path`` folders) are read,
 transitively: BERT's run_classifier.py reaches tf.contrib only through modeling.py.
@@ -13,10 +14,16 @@ transitively: BERT's run_classifier.py reaches tf.contrib only through modeling.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 MAX_FILES = 400
+# Colab's TensorFlow selector in a notebook (`%tensorflow_version 2.x`): written for TF 2.x, where
+# its plain `import tensorflow` would otherwise read as TF 1.x code (training-data-analyst's
+# keras_flowers_gputputpupod_tf2.1 notebook). notebook_script.py keeps magics as comments.
+COLAB_TF2 = "%tensorflow_version 2"
+_COLAB_TF2_LINE = re.compile(r"#\s*IPython:\s*%tensorflow_version\s+2")
 
 # (dotted prefix of a used name, oracle, why). First match in this order wins across all files:
 # a single tf.contrib use anywhere pins TF 1.15.
@@ -24,6 +31,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("tensorflow.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
     ("tensorflow.compat.v1.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
     ("keras_to_tpu_model", "tf115", "uses keras_to_tpu_model (tf.contrib.tpu, TF 1.x)"),
+    (COLAB_TF2, "tf215", "selects TensorFlow 2 in Colab (%tensorflow_version 2.x)"),
     ("tensorflow.compat.v1", "tf215", "uses tensorflow.compat.v1 (TF 2.x-era TF1 code)"),
     ("tensorflow_estimator", "tf215", "imports tensorflow_estimator (TF 2.x-era Estimator code)"),
     ("tensorflow", "tf115", "imports tensorflow without compat.v1 (TF 1.x code)"),
@@ -122,7 +130,9 @@ def choose_oracle(script: Path, python_path: tuple[Path, ...] = ()) -> Choice:
         except SyntaxError as error:
             raise ValueError(f"{path}:{error.lineno}: cannot parse ({error.msg}); verify needs Python 3 source "
                              "(run the program's own Python 2 conversion first)") from error
-        for line, name in _used_names(tree):
+        magics = [(number, COLAB_TF2) for number, text in enumerate(program_source(path).split("\n"), 1)
+                  if path.suffix == ".ipynb" and _COLAB_TF2_LINE.search(text)]
+        for line, name in [*_used_names(tree), *magics]:
             for rank, (prefix, oracle, why) in enumerate(RULES):
                 if name == prefix or name.startswith(prefix + "."):
                     if best is None or rank < best[0]:

@@ -39,6 +39,25 @@ def test_tf_contrib_reached_through_a_sibling_module_pins_tf_1_15(tmp_path):
     assert choice.oracle == "tf115" and choice.reason.startswith("modeling.py:2 uses tf.contrib")
 
 
+def test_a_colab_notebook_that_selects_tf2_gets_the_tf2_oracle(tmp_path):
+    """training-data-analyst's keras_flowers_gputputpupod_tf2.1 (68ccb3f7a): `%tensorflow_version 2.x`
+    under `if 'google.colab' in sys.modules:`, then plain `import tensorflow as tf`, read as TF 1.x
+    code (TF 1.15) before; a notebook without the magic still is."""
+    import nbformat
+
+    def notebook(name, *cells):
+        document = nbformat.v4.new_notebook()
+        document.cells = [nbformat.v4.new_code_cell(cell) for cell in cells]
+        return write(tmp_path, name, nbformat.writes(document))
+
+    choice = choose_oracle(notebook("tf21.ipynb", "import sys\nif 'google.colab' in sys.modules:\n"
+                                                  "  %tensorflow_version 2.x\nimport tensorflow as tf"))
+    assert choice.oracle == "tf215" and choice.reason == "tf21.ipynb:3 selects TensorFlow 2 in Colab (%tensorflow_version 2.x)"
+    assert choose_oracle(notebook("tf1.ipynb", "import tensorflow as tf")).oracle == "tf115"
+    assert choose_oracle(notebook("contrib.ipynb", "%tensorflow_version 2.x",
+                                  "import tensorflow as tf\nm = tf.contrib.tpu.keras_to_tpu_model(m)")).oracle == "tf115"
+
+
 def test_a_program_without_tensorflow_is_refused(tmp_path):
     with pytest.raises(NoTensorFlow, match="does not import TensorFlow"):
         choose_oracle(write(tmp_path, "plain.py", "import numpy\n"))
