@@ -93,30 +93,32 @@ class _Claims:
 
     def held(self, statements: list[ast.stmt]) -> bool:
         bindings, acts = self.bindings, self.acts
-        nodes = [node for statement in statements for node in ast.walk(statement)]
-        calls = {id(node.func): node for node in nodes if type(node) is ast.Call}
-        for node in nodes:
-            kind = type(node)
-            if kind is ast.Name:
-                options = bindings.get(node.id)
-                if options is not None and any(acts(raw, None) for raw, _ in options):
-                    return True
-            elif kind is ast.Attribute:
-                parts = [node.attr]
-                value = node.value
-                while type(value) is ast.Attribute:
-                    parts.append(value.attr)
-                    value = value.value
-                if type(value) is not ast.Name:
-                    continue
-                options = bindings.get(value.id)
-                if options is None:
-                    continue
-                call = calls.get(id(node))
-                shape = None if call is None else prefilter.CallShape(call)
-                rest = "." + ".".join(reversed(parts))
-                if any(acts((value.id if verbatim else raw) + rest, shape) for raw, verbatim in options):
-                    return True
+        calls = {}   # id(func) -> call (`ast.walk` meets a call before its function)
+        for statement in statements:
+            for node in ast.walk(statement):
+                kind = type(node)
+                if kind is ast.Call:
+                    calls[id(node.func)] = node
+                elif kind is ast.Name:
+                    options = bindings.get(node.id)
+                    if options is not None and any(acts(raw, None) for raw, _ in options):
+                        return True
+                elif kind is ast.Attribute:
+                    parts = [node.attr]
+                    value = node.value
+                    while type(value) is ast.Attribute:
+                        parts.append(value.attr)
+                        value = value.value
+                    if type(value) is not ast.Name:
+                        continue
+                    options = bindings.get(value.id)
+                    if options is None:
+                        continue
+                    call = calls.get(id(node))
+                    shape = None if call is None else prefilter.CallShape(call)
+                    rest = "." + ".".join(reversed(parts))
+                    if any(acts((value.id if verbatim else raw) + rest, shape) for raw, verbatim in options):
+                        return True
         return False
 
 
@@ -163,16 +165,21 @@ def _replaceable(tree: ast.Module, lines: list[str], offsets: list[int], text: s
     `_read_by_shape`, and holds nothing of `pattern` or (with `claims`) only names of
     `refinable` and no reference `claims` holds, in source order."""
     found = []
+    replaced_compounds = []
     pending = [tree.body]
     while pending:
         block = pending.pop()
         group = None   # [first, last, indent, replaceable, statements]
         for node in block:
             if isinstance(node, _COMPOUND):
-                pending.extend(_blocks(node))
                 if group is not None and group[3]:
                     found.append(group)
                 group = None
+                whole = _whole_compound(node, lines, offsets, text, pattern, refinable, claims) if COMPOUNDS else None
+                if whole is not None:
+                    replaced_compounds.append(whole)
+                else:
+                    pending.extend(_blocks(node))
                 continue
             first, last = node.lineno - 1, node.end_lineno - 1
             if group is not None and first <= group[1]:
@@ -188,12 +195,40 @@ def _replaceable(tree: ast.Module, lines: list[str], offsets: list[int], text: s
         if group is not None and group[3]:
             found.append(group)
     found.sort(key=lambda group: group[0])
-    replaced = []
+    replaced = replaced_compounds
     for first, last, indent, _, statements in found:
         held = pattern.findall(text, offsets[first], offsets[last + 1])
         if not held or (claims is not None and refinable.issuperset(held) and not claims.held(statements)):
             replaced.append((first, last, indent))
+    replaced.sort()
     return replaced
+
+
+def _whole_compound(node: ast.stmt, lines: list[str], offsets: list[int], text: str, pattern,
+                    refinable: frozenset[str], claims: _Claims | None) -> tuple[int, int, int] | None:
+    """(first line, last line, indentation length) of a compound statement (decorators, header,
+    every block) that holds nothing of `pattern` (or, with `claims`, only names of `refinable` and
+    no reference `claims` holds) and that begins its line; else None.
+
+    Such a statement is one placeholder: no rule acts anywhere in it (its docstrings and `raise`
+    statements are read only around a node a rule acts on, and it holds none). Not when a comment
+    line follows it: libcst may give that comment to the statement's last block (its footer),
+    which a placeholder does not have, and the comment would then go with a next statement the
+    pass removes."""
+    first = (node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
+    last = node.end_lineno - 1
+    indent = node.col_offset
+    if lines[first].encode("utf-8")[:indent].strip(b" \t\f") != b"":
+        return None
+    following = last + 1
+    while following < len(lines) and not lines[following].strip():
+        following += 1
+    if following < len(lines) and lines[following].lstrip().startswith("#"):
+        return None
+    held = pattern.findall(text, offsets[first], offsets[last + 1])
+    if held and (claims is None or not refinable.issuperset(held) or claims.held([node])):
+        return None
+    return first, last, indent
 
 
 class Partial:
@@ -309,6 +344,8 @@ def split(text: str, tree: ast.Module, names: frozenset[str], refinable: frozens
 ENABLED = True
 # False: keep every line that names a reach name (no statement-level question; tests compare both).
 BY_STATEMENT = True
+# False: never replace a compound statement whole (tests compare both).
+COMPOUNDS = True
 
 
 def parse(text: str, tree: ast.Module, pipeline: tuple, imports: ImportSurvey) -> Partial | None:

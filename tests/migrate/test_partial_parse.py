@@ -81,6 +81,13 @@ LAYOUTS = {
     "an empty tuple statement on a kept line": _HEAD + "x = 1\ntf.contrib.layers.flatten(x); ()\n",
     "a handler that re-raises": (_HEAD + "try:\n    b = tf.contrib.rnn.LayerNormBasicLSTMCell(4)\n"
                                  "except AttributeError:\n    x = 1\n    raise RuntimeError('needs TF 1.x')\n"),
+    "a comment a replaced block would own, before a removed import": (
+        _HEAD + "def f():\n    return 1\n    # the block of f owns this comment\n"
+        "import tensorflow.contrib.layers as layers\ny = layers.flatten(tf.constant(1))\n"),
+    "compound statements without a reference a rule acts on": (
+        _HEAD + "@decorate(1,\n          2)\nclass C:\n    \"doc\"\n    def f(self, x=tf.nn.relu):\n"
+        "        return tf.nn.relu(x)\n\n\nif x:\n    y = 1\nelse:\n    y = 2\n\n"
+        "def g():\n    return tf.contrib.layers.flatten(1)\n"),
     "try and match": (_HEAD + "try:\n    a = 1\nexcept ValueError as e:\n    b = 2\nfinally:\n    c = 3\n"
                       "match a:\n    case 1:\n        d = tf.contrib.layers.flatten(a)\n    case _:\n        e = 5\n"),
 }
@@ -124,18 +131,19 @@ def test_generated_modules_agree(source):
 
 # ---- the statement-level selection (partial_parse._Claims) ------------------------------------
 
-def by_name_and_by_statement(text: str, name: str):
+def by_name_and_by_statement(text: str, name: str, flag: str = "BY_STATEMENT"):
     """(result keeping only the statements with a reference some rule acts on, result keeping
-    every statement that names a reach name); both with the partial parse."""
+    every statement that names a reach name); both with the partial parse. `flag` "COMPOUNDS":
+    (result replacing such compound statements whole, result replacing only simple statements)."""
     results = []
-    for by_statement in (True, False):
-        partial_parse.BY_STATEMENT = by_statement
+    for on in (True, False):
+        setattr(partial_parse, flag, on)
         try:
             results.append(migrate_text(text, name, prefilter=False))
         except SkipFile as skipped:
             results.append(skipped.finding)
         finally:
-            partial_parse.BY_STATEMENT = True
+            setattr(partial_parse, flag, True)
     return results
 
 
@@ -183,3 +191,38 @@ def test_a_module_alias_keeps_its_statements():
     partial = partial_of(text)
     assert partial is not None
     assert partial.text == "import tensorflow as tf\nlayers = tf.contrib.layers\n()\ny = layers.flatten(x)\n()\n"
+
+
+# ---- compound statements replaced whole (partial_parse._whole_compound) -----------------------
+
+@pytest.mark.parametrize("path", CORPUS + PROGRAMS, ids=lambda p: str(p.relative_to(REPO)))
+def test_replacing_compound_statements_whole_changes_nothing_on_the_fixtures(path):
+    whole_compounds, simple_only = by_name_and_by_statement(path.read_text(), path.name, "COMPOUNDS")
+    assert whole_compounds == simple_only
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_replacing_compound_statements_whole_changes_nothing_on_the_layouts(name):
+    whole_compounds, simple_only = by_name_and_by_statement(LAYOUTS[name], "module.py", "COMPOUNDS")
+    assert whole_compounds == simple_only
+
+
+@FAST
+@given(mixed_modules())
+def test_replacing_compound_statements_whole_agrees_on_generated_modules(source):
+    assume(_parses(source))
+    whole_compounds, simple_only = by_name_and_by_statement(source, "module.py", "COMPOUNDS")
+    assert whole_compounds == simple_only
+
+
+def test_compound_statements_no_rule_acts_in_are_one_placeholder():
+    """Decorators, header and blocks: one placeholder over the same lines. Not a statement with a
+    reference a rule acts on, nor one a comment line follows (the comment may be its block's:
+    without this, the comment went with the import the pass removed after it)."""
+    partial = partial_of(LAYOUTS["compound statements without a reference a rule acts on"])
+    assert partial is not None
+    assert partial.text == (_HEAD + "(\n\n\n\n\n)\n\n\n(\n\n\n)\n\n"
+                            "def g():\n    return tf.contrib.layers.flatten(1)\n")
+    partial = partial_of(LAYOUTS["a comment a replaced block would own, before a removed import"])
+    assert partial is not None
+    assert partial.text.startswith(_HEAD + "def f():\n    ()\n    # the block of f owns this comment\n")
