@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+from collections import deque
 from dataclasses import dataclass
 
 from migrate import call_bound_tf
@@ -66,31 +67,55 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
                for t in types)
 
 
+# The fields of a node that hold statements (or handlers and cases, which hold statements), in the
+# order of every node type's `_fields`: an import is a statement, so no expression is looked into.
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
+
+
+def _blocks(node: ast.AST):
+    for name in _BLOCKS:
+        block = getattr(node, name, None)
+        if type(block) is list:
+            yield block
+
+
+def statements(tree: ast.Module):
+    """The statements of `tree` (with the handlers and cases between them) in `ast.walk`'s
+    order: `ast.walk` restricted to them keeps their order, and the walk looks at no expression
+    (most of a tree's nodes; the final check's walks of every output cost more than its lookups)."""
+    pending = deque([tree])
+    while pending:
+        node = pending.popleft()
+        for block in _blocks(node):
+            pending.extend(block)
+        yield node
+
+
 def import_contexts(tree: ast.Module) -> dict[int, str]:
     """For each import node (by id): `guarded` inside a try whose handler catches ImportError,
     else `function` inside a def (it fails when the function runs), else `module`."""
     contexts: dict[int, str] = {}
 
     def walk(node: ast.AST, context: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.Import, ast.ImportFrom)):
-                contexts[id(child)] = context
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                walk(child, "guarded" if context == "guarded" else "function")
-            elif isinstance(child, ast.Try) and any(_catches_import_error(h) for h in child.handlers):
-                for statement in child.body:
-                    if isinstance(statement, (ast.Import, ast.ImportFrom)):
-                        contexts[id(statement)] = "guarded"
-                    else:
-                        walk_one(statement, "guarded")
-                for part in child.handlers + child.orelse + child.finalbody:
-                    walk_one(part, context)
-            else:
-                walk(child, context)
+        for block in _blocks(node):
+            for child in block:
+                one(child, context)
 
-    def walk_one(node: ast.AST, context: str) -> None:
-        wrapper = ast.Module(body=[node], type_ignores=[])
-        walk(wrapper, context)
+    def one(child: ast.AST, context: str) -> None:
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            contexts[id(child)] = context
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            walk(child, "guarded" if context == "guarded" else "function")
+        elif isinstance(child, ast.Try) and any(_catches_import_error(h) for h in child.handlers):
+            for statement in child.body:
+                if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                    contexts[id(statement)] = "guarded"
+                else:
+                    one(statement, "guarded")
+            for part in child.handlers + child.orelse + child.finalbody:
+                one(part, context)
+        else:
+            walk(child, context)
 
     walk(tree, "module")
     return contexts
@@ -101,7 +126,7 @@ def references(tree: ast.Module) -> list[Reference]:
     aliases: dict[str, str] = {}
     found: list[Reference] = []
     contexts = import_contexts(tree)
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] in ROOTS:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections import deque
 from typing import Iterable, NamedTuple
 
 import libcst as cst
@@ -422,12 +423,30 @@ class ImportSurvey(NamedTuple):
     statements: list = []
 
 
+# The fields that hold statements (or the handlers and cases that hold them), in `_fields` order.
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
+
+
+def _statements(tree: ast.Module):
+    """`ast.walk(tree)` restricted to statements (and the handlers and cases between them), in
+    its order: imports and assignments are statements, and the walk looks at no expression
+    (most of a tree's nodes; as final_check.statements)."""
+    pending = deque([tree])
+    while pending:
+        node = pending.popleft()
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if type(block) is list:
+                pending.extend(block)
+        yield node
+
+
 def import_survey(tree: ast.Module, watch: frozenset[str]) -> ImportSurvey:
     tracked = set()
     watched = set()   # names bound by imports of the `watch` packages
     assignments = []
     statements = []
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if type(node) is ast.Import:
             statements.append(node)
             for alias in node.names:

@@ -18,6 +18,7 @@ creates one of them, the literal key `'lr'` read from an `<x>.history` mapping b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import libcst as cst
 
@@ -53,7 +54,10 @@ _LR_KEY = re.compile(r"""\.history\s*\[\s*['"]lr['"]\s*\]|['"]lr['"]\s+(?:not\s+
 _LR_CALLBACKS = re.compile(r"\b(?:LearningRateScheduler|ReduceLROnPlateau)\b")
 
 
+@lru_cache(maxsize=4)
 def lr_key_to_rename(text: str) -> bool:
+    """Asked about four times per module (the pre-filter's trigger, the partial parse's and the
+    pass's reach, the handlers through `source_has`): one answer per text."""
     return _LR_KEY.search(text) is not None and _LR_CALLBACKS.search(text) is not None
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 import libcst as cst
 
@@ -32,7 +33,10 @@ _NAMED_LIST = re.compile(r"\b\w+\s*=\s*[\[(][^\])]*['\"](?:%s)['\"]" % _STRINGS)
 _METRICS_NAME = re.compile(r"\bmetrics\s*=\s*[A-Za-z_]\w*\s*[,)]")
 
 
+@lru_cache(maxsize=4)
 def _triggered(text: str) -> bool:
+    """Asked three times per module (the pre-filter's trigger, the partial parse's and the pass's
+    reach): 0.17 of the 74-file corpus's ~6 CPU seconds before the answer was kept."""
     return _TRIGGER.search(text) is not None or (
         _METRICS_NAME.search(text) is not None and _NAMED_LIST.search(text) is not None)
 
