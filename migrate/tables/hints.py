@@ -135,6 +135,32 @@ HINTS = {
         "run the summary op once after the evaluation and write it: tf.compat.v1.summary.FileWriter(log_dir)"
         ".add_summary(session.run(summary_op), global_step) (estimator_bridge's evaluate writes its metrics to "
         "eval_dir itself)"),
+    # heldout5 (BERT-BiLSTM-CRF-NER, stylegan, tensorflow-without-a-phd, tensorflow_cookbook, BERT-as-service style
+    # servers): names that had only "see the TF 2 migration guide"
+    **{f"tensorflow.{prefix}.stop_if_{kind}_hook": (
+        f"stop early by hand: after each estimator_bridge.Estimator.evaluate, stop training when the metric "
+        f"{'has not ' + kind[3:] + 'd' if kind.startswith('no_') else 'is ' + kind + ' than the threshold'} "
+        f"(estimator_bridge has no early-stopping hook)")
+       for prefix in ("contrib.estimator", "estimator.experimental")
+       for kind in ("no_decrease", "higher", "lower")},
+    "tensorflow.contrib.data.Dataset": (
+        "tf.data.Dataset (tf.contrib.data.Dataset became tf.data.Dataset in TF 1.4: the same constructors; "
+        "map(num_threads=n) is map(num_parallel_calls=n), and batch/padded_batch/shuffle take the same arguments)"),
+    "tensorflow.contrib.nccl": (
+        "tensorflow.python.ops.nccl_ops (all_sum, reduce_sum, broadcast: the NCCL ops TF 2.21 still ships, the ones "
+        "contrib.nccl exported), or a tf.distribute.MirroredStrategy with tf.distribute.NcclAllReduce()"),
+    "tensorflow.contrib.memory_stats": (
+        "tf.config.experimental.get_memory_info('GPU:0') ('current' and 'peak' bytes, read eagerly in Python; "
+        "TF 2 has no op for it: MaxBytesInUse/BytesInUse were graph ops)"),
+    "tensorflow.python.framework.graph_util.convert_variables_to_constants": (
+        "tf.compat.v1.graph_util.convert_variables_to_constants (the same function; graph_util's functions moved "
+        "to graph_util_impl)"),
+    "tensorflow.python.framework.graph_util.extract_sub_graph": "tf.compat.v1.graph_util.extract_sub_graph",
+    "tensorflow.python.framework.graph_util.remove_training_nodes": "tf.compat.v1.graph_util.remove_training_nodes",
+    "tensorflow.contrib.legacy_seq2seq": (
+        "no TF 2 equivalent: rnn_decoder was a Python loop calling the cell on each input (write it out with "
+        "estimator_bridge.compat.rnn_cell's cells), sequence_loss_by_example / sequence_loss a per-step "
+        "tf.nn.sparse_softmax_cross_entropy_with_logits weighted and summed; or keep this file on TensorFlow 1.15"),
     "tensorflow.contrib.estimator.stop_if_no_increase_hook": (
         "stop early by hand: after each estimator_bridge.Estimator.evaluate, stop training when the metric has "
         "not increased for max_steps_without_increase steps (estimator_bridge has no early-stopping hook)"),
