@@ -3,9 +3,10 @@
   * anything under ``tensorflow.contrib`` (``tf.contrib.tpu``, ``tf.contrib.layers``...),
     ``keras_to_tpu_model``, or a plain ``import tensorflow as tf`` program: TF 1.15 (`tf115`),
     the last TensorFlow with `tf.contrib`;
-  * ``tensorflow.compat.v1`` / ``tensorflow_estimator`` code without `tf.contrib`, or a Colab
-    notebook that selects TF 2 (``%tensorflow_version 2.x``): TF 2.15 + tf-estimator-nightly
-    (`tf215`), the last TensorFlow with `tf.compat.v1.estimator`.
+  * ``tensorflow.compat.v1`` / ``tensorflow_estimator`` code without `tf.contrib`, a Colab
+    notebook that selects TF 2 (``%tensorflow_version 2.x``), or a program that reads tensors'
+    values eagerly (``.numpy()``) and never turns eager execution on itself: TF 2.15 +
+    tf-estimator-nightly (`tf215`), the last TensorFlow with `tf.compat.v1.estimator`.
 
 The script and the modules it imports from its own folder (and ``--path`` folders) are read,
 transitively: BERT's run_classifier.py reaches tf.contrib only through modeling.py.
@@ -25,6 +26,13 @@ MAX_FILES = 400
 COLAB_TF2 = "%tensorflow_version 2"
 _COLAB_TF2_LINE = re.compile(r"#\s*IPython:\s*%tensorflow_version\s+2")
 
+# `x.numpy()` needs eager execution, the default of TF 2.x only: TF 1.x code that reads values eagerly
+# calls tf.enable_eager_execution() first (any spelling). training-data-analyst's TF 2.0 notebook
+# 05K_MNIST_TF20Keras_Tensorboard_solution (plain `import tensorflow as tf`, `v_images.numpy()`)
+# stops in TF 1.15 otherwise ("numpy() is only available when eager execution is enabled").
+EAGER_VALUES = "<eager .numpy()>"
+_EAGER_ON = "enable_eager_execution"
+
 # (dotted prefix of a used name, oracle, why). First match in this order wins across all files:
 # a single tf.contrib use anywhere pins TF 1.15.
 RULES: tuple[tuple[str, str, str], ...] = (
@@ -32,6 +40,8 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("tensorflow.compat.v1.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
     ("keras_to_tpu_model", "tf115", "uses keras_to_tpu_model (tf.contrib.tpu, TF 1.x)"),
     (COLAB_TF2, "tf215", "selects TensorFlow 2 in Colab (%tensorflow_version 2.x)"),
+    (EAGER_VALUES, "tf215", "reads a tensor's value with .numpy() without enable_eager_execution() "
+                            "(eager execution: TF 2.x code)"),
     ("tensorflow.compat.v1", "tf215", "uses tensorflow.compat.v1 (TF 2.x-era TF1 code)"),
     ("tensorflow_estimator", "tf215", "imports tensorflow_estimator (TF 2.x-era Estimator code)"),
     ("tensorflow", "tf115", "imports tensorflow without compat.v1 (TF 1.x code)"),
@@ -73,6 +83,20 @@ def _used_names(tree: ast.AST) -> list[tuple[int, str]]:
         elif isinstance(node, ast.Name) and node.id == "keras_to_tpu_model":
             used.append((node.lineno, "keras_to_tpu_model"))
     return used
+
+
+def _eager_reads(tree: ast.AST) -> tuple[list[tuple[int, str]], bool]:
+    """(line, EAGER_VALUES) for each `x.numpy()` call, and whether the file turns eager execution on."""
+    reads, turns_on = [], False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "numpy" and not node.args and not node.keywords:
+                reads.append((node.lineno, EAGER_VALUES))
+            elif node.func.attr == _EAGER_ON:
+                turns_on = True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == _EAGER_ON:
+            turns_on = True
+    return reads, turns_on
 
 
 def _local_modules(tree: ast.AST, folders: list[Path]) -> list[Path]:
@@ -124,6 +148,8 @@ def program_files(script: Path, python_path: tuple[Path, ...] = ()) -> list[Path
 def choose_oracle(script: Path, python_path: tuple[Path, ...] = ()) -> Choice:
     """The oracle for `script` and why; NoTensorFlow when it imports no TensorFlow at all."""
     best: tuple[int, Choice] | None = None
+    used: list[tuple[Path, int, str]] = []
+    eager_on = False
     for path in program_files(script, python_path):
         try:
             tree = ast.parse(program_source(path), str(path))
@@ -132,13 +158,20 @@ def choose_oracle(script: Path, python_path: tuple[Path, ...] = ()) -> Choice:
                              "(run the program's own Python 2 conversion first)") from error
         magics = [(number, COLAB_TF2) for number, text in enumerate(program_source(path).split("\n"), 1)
                   if path.suffix == ".ipynb" and _COLAB_TF2_LINE.search(text)]
-        for line, name in [*_used_names(tree), *magics]:
-            for rank, (prefix, oracle, why) in enumerate(RULES):
-                if name == prefix or name.startswith(prefix + "."):
-                    if best is None or rank < best[0]:
-                        best = (rank, Choice(oracle, f"{path.name}:{line} {why}"))
-                    break
-    if best is None:
+        reads, turns_on = _eager_reads(tree)
+        eager_on = eager_on or turns_on
+        used += [(path, line, name) for line, name in [*_used_names(tree), *magics, *reads]]
+    imports_tensorflow = False
+    for path, line, name in used:
+        if name == EAGER_VALUES and eager_on:
+            continue
+        for rank, (prefix, oracle, why) in enumerate(RULES):
+            if name == prefix or name.startswith(prefix + "."):
+                imports_tensorflow = imports_tensorflow or prefix != EAGER_VALUES
+                if best is None or rank < best[0]:
+                    best = (rank, Choice(oracle, f"{path.name}:{line} {why}"))
+                break
+    if best is None or not imports_tensorflow:  # `.numpy()` alone is NumPy-like code, not TensorFlow
         raise NoTensorFlow(f"{script} does not import TensorFlow (nor do its local modules); "
                            "verify compares TensorFlow programs with their original TensorFlow")
     return best[1]

@@ -58,6 +58,24 @@ def test_a_colab_notebook_that_selects_tf2_gets_the_tf2_oracle(tmp_path):
                                   "import tensorflow as tf\nm = tf.contrib.tpu.keras_to_tpu_model(m)")).oracle == "tf115"
 
 
+def test_a_program_reading_tensor_values_eagerly_gets_the_tf2_oracle(tmp_path):
+    """training-data-analyst's TF 2.0 notebook 05K_MNIST_TF20Keras_Tensorboard_solution (909c685fd):
+    plain `import tensorflow as tf`, then `v_images.numpy()`; TF 1.15 stops there (eager execution is
+    off), so it was chosen wrongly and its test-bed entry needed --oracle tf215. TF 1.x code that
+    turns eager execution on itself, in any file of the program, keeps TF 1.15; contrib still wins."""
+    script = write(tmp_path, "tf2.py", "import tensorflow as tf\n\nx = tf.ones([2])\nprint(x.numpy())\n")
+    choice = choose_oracle(script)
+    assert choice.oracle == "tf215" and choice.reason.startswith("tf2.py:4 reads a tensor's value with .numpy()")
+    write(tmp_path, "setup_eager.py", "import tensorflow as tf\ntf.enable_eager_execution()\n")
+    eager_tf1 = write(tmp_path, "eager1.py", "import tensorflow as tf\nimport setup_eager\nprint(tf.ones([2]).numpy())\n")
+    assert choose_oracle(eager_tf1).oracle == "tf115"
+    contrib = write(tmp_path, "contrib.py", "import tensorflow as tf\nnorm = tf.contrib.layers.layer_norm\n"
+                                           "print(tf.ones([2]).numpy())\n")
+    assert choose_oracle(contrib).oracle == "tf115"
+    with pytest.raises(NoTensorFlow):
+        choose_oracle(write(tmp_path, "torchlike.py", "import torch\nprint(torch.ones(2).numpy())\n"))
+
+
 def test_a_program_without_tensorflow_is_refused(tmp_path):
     with pytest.raises(NoTensorFlow, match="does not import TensorFlow"):
         choose_oracle(write(tmp_path, "plain.py", "import numpy\n"))
