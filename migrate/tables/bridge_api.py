@@ -8,6 +8,7 @@ from migrate.tables.contrib import CONTRIB_LAYERS
 from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
 from migrate.tables.rnn_cells import CONTRIB_WRAPPERS as _RNN_CONTRIB_WRAPPERS
+from migrate.tables.rnn_cells import BLOCK_CELLS as _RNN_BLOCK_CELLS
 from migrate.tables.rnn_cells import CORE_CELLS as _RNN_CORE_CELLS
 from migrate.tables.rnn_cells import CRF as _CRF
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
@@ -85,4 +86,6 @@ BRIDGE_API = frozenset({
     *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
     # tf.contrib.crf (TF 1.15's pure-Python CRF, oracle-tested)
     *(f"compat.contrib_crf.{name}" for name in _CRF),
+    # tf.contrib.rnn's fused cells (TF 1.15's code on TF 2.21's core kernels, oracle-tested)
+    *(f"compat.contrib_rnn_block.{name}" for name in _RNN_BLOCK_CELLS),
 })

@@ -72,7 +72,7 @@ def test_a_use_left_keeps_the_alias_and_every_site_is_reported_like_a_direct_use
         def f(x, step):
           summary.scalar("a", x, step=step)
           summary.scalar("b", x, "family")
-          return rnn.LSTMBlockCell(3), summary.generic("c", x)
+          return rnn.LayerNormBasicLSTMCell(3), summary.generic("c", x)
         """)
     assert output == _source("""
         import tensorflow as tf
@@ -83,11 +83,11 @@ def test_a_use_left_keeps_the_alias_and_every_site_is_reported_like_a_direct_use
         def f(x, step):
           tf.compat.v2.summary.scalar("a", x, step=step)
           summary.scalar("b", x, "family")
-          return rnn.LSTMBlockCell(3), summary.generic("c", x)
+          return rnn.LayerNormBasicLSTMCell(3), summary.generic("c", x)
         """)
-    # the assignments (MIG301), `family` (MIG201), LSTMBlockCell and generic (MIG301) (LSTMCell is rewritten:
+    # the assignments (MIG301), `family` (MIG201), LayerNormBasicLSTMCell and generic (MIG301) (LSTMCell and LSTMBlockCell are rewritten:
     # estimator_bridge.compat.rnn_cell)
-    assert findings == ["3:11 MIG301", "4:7 MIG301", "8:3 MIG201", "9:10 MIG301", "9:32 MIG301"]
+    assert findings == ["3:11 MIG301", "4:7 MIG301", "8:3 MIG201", "9:10 MIG301", "9:41 MIG301"]
 
 
 def test_an_alias_of_a_module_with_a_current_home_follows_it():
