@@ -33,6 +33,8 @@ from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
 from migrate.tables.entries import Replacement
 from migrate.tables.layers import LAYERS as CODEMOD_LAYERS
+from migrate.tables.rnn_cells import CORE_CELLS as RNN_CORE_CELLS
+from migrate.tables.rnn_cells import RNN_CELLS as CODEMOD_RNN_CELLS
 from migrate.tables.tf1_hooks import NOT_SHIPPED, SHIPPED_BY_BRIDGE
 
 
@@ -100,6 +102,8 @@ _TRAIN_OP_ENTRIES = {name: f"compat:contrib_training.{name}" for name in (
     "create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
     "multiply_gradients")}
 
+_SLIM_LAYERS_SUBMODULES = ("layers", "initializers", "regularizers")
+
 MODULES = {
     # ---- the TF1 top level: `import tensorflow as tf`, and `tf.compat.v1` (the same in TF 1.15)
     "tensorflow": Module(
@@ -113,10 +117,23 @@ MODULES = {
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
             "distribute": "module:tensorflow.distribute",
+            "nn": "module:tensorflow.nn",
             "disable_v2_behavior": "compat:behavior.disable_v2_behavior",
             "disable_eager_execution": "compat:behavior.disable_eager_execution",
         },
         fallbacks=("tf:compat.v1", "tf:"),
+    ),
+    # `tf.nn.rnn_cell`: TF 2.21 generates tf.compat.v1.nn.rnn_cell to load through Keras 2 (tf_keras) and raise
+    # under Keras 3; the TF 1.15 cells it still ships (compat/rnn_cell.py), as the codemod rewrites them
+    # (migrate/tables/rnn_cells.py; heldout5's tutorials, Tacotron-2)
+    "tensorflow.nn": Module(
+        doc="`tf.nn` / `tf.compat.v1.nn` with TF 1.15's rnn_cell module.",
+        entries={"rnn_cell": "module:tensorflow.nn.rnn_cell"},
+        fallbacks=("tf:compat.v1.nn",),
+    ),
+    "tensorflow.nn.rnn_cell": Module(
+        doc="TF 1.15's `tf.nn.rnn_cell` cells (estimator_bridge.compat.rnn_cell).",
+        entries={name: f"compat:rnn_cell.{name}" for name in RNN_CORE_CELLS},
     ),
     "tensorflow.compat": Module(
         doc="`tf.compat`: v1 is the TF1-shaped namespace again, v2 the current TensorFlow.",
@@ -250,9 +267,16 @@ MODULES = {
     # TF-Slim: only the input helper that TPU input pipelines used without slim's layers.
     "tensorflow.contrib.slim": Module(
         doc="`tf.contrib.slim`: only parallel_reader.get_data_files (the rest is the tf-slim package).",
-        entries={"parallel_reader": "module:tensorflow.contrib.slim.parallel_reader"},
+        entries={"parallel_reader": "module:tensorflow.contrib.slim.parallel_reader",
+                 **{name: f"module:tensorflow.contrib.slim.{name}" for name in _SLIM_LAYERS_SUBMODULES}},
         fallbacks=("unsupported-attribute:contrib_slim",),
     ),
+    # TF-Slim star-imported contrib.layers' package: `slim.layers.conv2d`, `slim.initializers.xavier_initializer`,
+    # `slim.regularizers.l2_regularizer` were contrib.layers' objects (migrate/tables/aliases.py; heldout5's
+    # tensorpack and facenet); each name is the codemod's helper (CODEMOD_HELPERS, below)
+    **{f"tensorflow.contrib.slim.{name}": Module(
+        doc=f"`tf.contrib.slim.{name}`: contrib.layers' {name} (the names the codemod rewrites).",
+        fallbacks=("unsupported-attribute:contrib_slim",)) for name in _SLIM_LAYERS_SUBMODULES},
     "tensorflow.contrib.slim.parallel_reader": Module(
         doc="`tf.contrib.slim.parallel_reader`: get_data_files (TF 1.15's code, compat/contrib_helpers.py).",
         entries={"get_data_files": "compat:contrib_helpers.get_data_files"},
@@ -485,8 +509,10 @@ UNSUPPORTED = {
 _BRIDGE_COMPAT = "estimator_bridge.compat."
 CODEMOD_HELPERS = {
     legacy: "compat:" + entry.target[len(_BRIDGE_COMPAT):]
-    for legacy, entry in CODEMOD_CONTRIB.items()
-    if isinstance(entry, Replacement) and entry.target.startswith(_BRIDGE_COMPAT)
+    # (tf.contrib.rnn's cells and fused cells, tf.contrib.crf: migrate/tables/rnn_cells.py, heldout5)
+    for legacy, entry in {**CODEMOD_CONTRIB, **CODEMOD_RNN_CELLS}.items()
+    if legacy.startswith("tensorflow.contrib.")
+    and isinstance(entry, Replacement) and entry.target.startswith(_BRIDGE_COMPAT)
     and not (entry.rename_kwargs or entry.unsupported_kwargs or entry.default_args)
 }
 # ... and under every contrib module path the codemod reads as the same module (migrate/tables/
@@ -515,9 +541,9 @@ REMOVED_HINTS = {
         "equivalent and names the rest with a finding",
     "tensorflow.contrib.slim": "slim lives on as the `tf-slim` package (`import tf_slim as slim`)",
     "tensorflow.contrib.seq2seq": "TensorFlow Addons has it (tfa.seq2seq)",
-    "tensorflow.contrib.rnn": "Keras RNN cells (tf.keras.layers.LSTMCell, ...) or TensorFlow "
-        "Addons (tfa.rnn) replace it",
-    "tensorflow.contrib.crf": "TensorFlow Addons has it (tfa.text.crf_log_likelihood, ...)",
+    "tensorflow.contrib.rnn": "the compat runner serves TF 1.15's cells (tf.nn.rnn_cell's, the projection and "
+        "embedding wrappers, LSTMBlockCell/LSTMBlockFusedCell/GRUBlockCell); for the rest Keras RNN cells "
+        "(tf.keras.layers.LSTMCell, ...) replace it",
     "tensorflow.contrib.opt": "TensorFlow Addons has most of it (tfa.optimizers)",
     "tensorflow.contrib.image": "TensorFlow Addons has most of it (tfa.image)",
     "tensorflow.contrib.losses": "the losses are tf.compat.v1.losses",
