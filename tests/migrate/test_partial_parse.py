@@ -11,6 +11,7 @@ statements, migrated statements and hypothesmith's Python.
 from __future__ import annotations
 
 import ast
+import re
 
 import libcst as cst
 import pytest
@@ -226,3 +227,23 @@ def test_compound_statements_no_rule_acts_in_are_one_placeholder():
     partial = partial_of(LAYOUTS["a comment a replaced block would own, before a removed import"])
     assert partial is not None
     assert partial.text.startswith(_HEAD + "def f():\n    ()\n    # the block of f owns this comment\n")
+
+
+def test_one_scan_finds_what_a_search_of_each_range_of_lines_found():
+    """partial_parse.Matches answers `pattern.findall(text, start, end)` for whole lines from one
+    scan of the text (names never span lines), on every fixture and layout, for every range of
+    lines of up to 6 lines."""
+    pattern = re.compile(r"\b(?:tf|import|value|slim|layers)\b")
+    checked = 0
+    for text in [path.read_text() for path in CORPUS + PROGRAMS] + list(LAYOUTS.values()):
+        lines = partial_parse._lines(text)
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line))
+        matches = partial_parse.Matches(pattern, text)
+        for first in range(len(lines)):
+            for last in range(first, min(first + 6, len(lines))):
+                assert matches.findall(text, offsets[first], offsets[last + 1]) == \
+                    pattern.findall(text, offsets[first], offsets[last + 1])
+                checked += 1
+    assert checked > 10_000
