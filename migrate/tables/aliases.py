@@ -78,6 +78,8 @@ DEAD_MODULES = (
     "tensorflow.python.tpu.tpu_optimizer",
     "tensorflow.layers",
     "tensorflow.compat.v1.layers",
+    # TF 1.x's tutorial helpers (input_data: estimator_bridge.compat.mnist_input_data), not shipped by TF 2
+    "tensorflow.examples.tutorials",
 )
 
 # Live module namespaces whose members the tables still rewrite: a plain alias of one (`l =

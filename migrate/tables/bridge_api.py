@@ -11,6 +11,7 @@ from migrate.tables.rnn_cells import CONTRIB_WRAPPERS as _RNN_CONTRIB_WRAPPERS
 from migrate.tables.rnn_cells import BLOCK_CELLS as _RNN_BLOCK_CELLS
 from migrate.tables.rnn_cells import CORE_CELLS as _RNN_CORE_CELLS
 from migrate.tables.rnn_cells import CRF as _CRF
+from migrate.tables.rnn_cells import MNIST_INPUT_DATA as _MNIST_INPUT_DATA
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE
 
 BRIDGE_API = frozenset({
@@ -88,4 +89,6 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_crf.{name}" for name in _CRF),
     # tf.contrib.rnn's fused cells (TF 1.15's code on TF 2.21's core kernels, oracle-tested)
     *(f"compat.contrib_rnn_block.{name}" for name in _RNN_BLOCK_CELLS),
+    # TF 1.x tutorials' MNIST reader (TF 1.15's contrib.learn datasets/mnist.py, oracle-tested)
+    *(f"compat.mnist_input_data.{name}" for name in _MNIST_INPUT_DATA),
 })

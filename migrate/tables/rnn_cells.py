@@ -40,3 +40,13 @@ RNN_CELLS.update({f"{prefix}.{name}": Replacement(f"estimator_bridge.compat.cont
 BLOCK_CELLS = ("LSTMBlockCell", "LSTMBlockFusedCell", "LSTMBlockWrapper", "GRUBlockCell", "GRUBlockCellV2")
 RNN_CELLS.update({f"tensorflow.contrib.rnn.{name}": Replacement(f"estimator_bridge.compat.contrib_rnn_block.{name}")
                   for name in BLOCK_CELLS})
+
+# TF 1.x tutorials' MNIST reader (tensorflow/examples/tutorials/mnist/input_data.py re-exported contrib.learn's
+# datasets/mnist.py): TF 1.15's code in estimator_bridge/compat/mnist_input_data.py (heldout5: DeepLearningZeroToAll,
+# Hvass-Labs; google-research/rigl's mnist example).
+MNIST_INPUT_DATA = ("read_data_sets", "DataSet", "extract_images", "extract_labels", "dense_to_one_hot",
+                    "load_mnist", "maybe_download")
+RNN_CELLS.update({f"{module}.{name}": Replacement(f"estimator_bridge.compat.mnist_input_data.{name}")
+                  for module in ("tensorflow.examples.tutorials.mnist.input_data",
+                                 "tensorflow.contrib.learn.python.learn.datasets.mnist")
+                  for name in MNIST_INPUT_DATA})
