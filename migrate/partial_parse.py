@@ -213,9 +213,10 @@ def _whole_compound(node: ast.stmt, lines: list[str], offsets: list[int], text: 
 
     Such a statement is one placeholder: no rule acts anywhere in it (its docstrings and `raise`
     statements are read only around a node a rule acts on, and it holds none). Not when a comment
-    line follows it: libcst may give that comment to the statement's last block (its footer),
-    which a placeholder does not have, and the comment would then go with a next statement the
-    pass removes."""
+    line or a whitespace-only line (`"  \\n"`) follows it: libcst may give such a line to the
+    statement's last block (its footer), which a placeholder does not have, and the line would
+    then go with a next statement the pass removes (found by test_generated_modules_agree:
+    `def f():\\n  return 1\\n  \\n` then a removed contrib import lost its `"  \\n"`)."""
     first = (node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
     last = node.end_lineno - 1
     indent = node.col_offset
@@ -223,6 +224,8 @@ def _whole_compound(node: ast.stmt, lines: list[str], offsets: list[int], text: 
         return None
     following = last + 1
     while following < len(lines) and not lines[following].strip():
+        if lines[following].strip("\r\n"):
+            return None  # a whitespace-only line: libcst may give it to the block's footer too
         following += 1
     if following < len(lines) and lines[following].lstrip().startswith("#"):
         return None

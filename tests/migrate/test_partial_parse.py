@@ -85,6 +85,9 @@ LAYOUTS = {
     "a comment a replaced block would own, before a removed import": (
         _HEAD + "def f():\n    return 1\n    # the block of f owns this comment\n"
         "import tensorflow.contrib.layers as layers\ny = layers.flatten(tf.constant(1))\n"),
+    "a whitespace-only line a replaced block would own, before a removed import": (
+        _HEAD + "def f():\n  return 1\n\n  \n\t\n"
+        "import tensorflow.contrib.layers as layers\ny = layers.flatten(tf.constant(1))\n"),
     "compound statements without a reference a rule acts on": (
         _HEAD + "@decorate(1,\n          2)\nclass C:\n    \"doc\"\n    def f(self, x=tf.nn.relu):\n"
         "        return tf.nn.relu(x)\n\n\nif x:\n    y = 1\nelse:\n    y = 2\n\n"
