@@ -38,7 +38,7 @@ def large_trees_cell(results: dict) -> str:
             f"{tree['changed']} rewritten, {tree['skipped']} skipped, {problem_count(tree)} problems; "
             f"`--check` {check['files_per_second']} files/s wall, {check['files_per_cpu_second']} files per CPU-second")
     text = "; ".join(parts)
-    text += (f" (`-j {results['jobs']}`, 2 cores shared by ~5 agents, so wall time overstates the cost"
+    text += (f" (`-j {results['jobs']}`, 2 cores shared with other jobs, so wall time overstates the cost"
              + (f"; code at commit `{results['commit']}`" if results.get("commit") else "") + ").")
     missing = [name for name in ALL_TREES if name not in results["trees"]]
     if missing:

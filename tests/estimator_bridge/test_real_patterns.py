@@ -29,12 +29,12 @@ RTOL = 1e-6
 # batch_norm_subclass.py and custom_tf_layers.py normalise with tf.rsqrt (batch norm's and the
 # Transformer layer norm's), and TF 2.21's rsqrt kernel is not TF 1.15's: on 100,000 float32
 # inputs in [1e-3, 10] their results differ (each up to 3 ulp from the exact value, off on 32% and
-# 37% of inputs respectively; measured 2026-11-27 on this session's AVX-512/AMX CPU). Three Adam
+# 37% of inputs respectively; measured 2026-11-27 on an AVX-512/AMX CPU). Three Adam
 # steps pass that rounding into the weights: measured on this CPU, runner and migrated against
 # TF 1.15, up to 1.08e-6 (batch norm: tpu_batch_normalization/beta, conv2d/kernel 1.01e-6) and
 # 2.33e-6 (layer norm: encoder/layer_normalization/layer_norm_bias, attention q kernel 1.64e-6);
 # current TF's own batch-norm result moves by 1.12e-6 between a 1-CPU and a 2-CPU run (TF 1.15's
-# by 0). The same tests passed at 1e-6 on the previous sessions' CPU. Held to 5e-6 there only.
+# by 0). The same tests passed at 1e-6 on an earlier machine's CPU. Held to 5e-6 there only.
 RTOL_RSQRT_TRAINED = 5e-6
 # layers_by_name.py: conv2d/bias (~8e-3) and batch_normalization/beta (0 at the start, ~7.7e-4
 # after 4 Momentum steps) are moved by gradients that sum over every position of the batch and
