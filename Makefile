@@ -5,8 +5,11 @@ PY := $(VENV)/bin/python
 ORACLE_A := .oracle/tf115
 ORACLE_B := .oracle/tf215
 export TF_CPP_MIN_LOG_LEVEL ?= 2
+# Fetched code and run outputs live outside the checkout, under the user's cache directory;
+# override any of TESTBED_SOURCES, TESTBED_OUT, MIRROR, CORPUS on the command line.
+CACHE_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/estimator-bridge
 
-.PHONY: FORCE testbed corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
+.PHONY: FORCE testbed testbed-sources corpus corpus-audit env oracles oracle-a oracle-b demo test test-fast test-oracle test-audit bench bench-migrate bench-migrate-large test-slow goldens clean
 
 env: $(VENV)/.done
 $(VENV)/.done: pyproject.toml
@@ -27,10 +30,12 @@ $(ORACLE_B)/.done: FORCE
 FORCE:
 
 # verify's real-world test bed (docs/verify.md): public programs, fetched into TESTBED_SOURCES
-# (python -m testbed.materialise --mirror DIR TESTBED_SOURCES; never committed), run tiny on
-# generated data on both current-TF sides; writes TESTBED_OUT/results.md.
-TESTBED_SOURCES ?= /work/realcode/testbed/sources
-TESTBED_OUT ?= /tmp/verify-testbed
+# (`make testbed-sources`: bare git clones in MIRROR; never committed), run tiny on generated
+# data on both current-TF sides; writes TESTBED_OUT/results.md.
+TESTBED_SOURCES ?= $(CACHE_DIR)/testbed/sources
+TESTBED_OUT ?= $(CACHE_DIR)/testbed/out
+testbed-sources:
+	$(PY) -m testbed.materialise --mirror $(MIRROR) $(TESTBED_SOURCES)
 testbed: env oracles
 	$(PY) -m testbed.run --sources $(TESTBED_SOURCES) --out $(TESTBED_OUT)
 
@@ -71,8 +76,8 @@ bench-migrate-large: env oracles
 
 # The codemod on the real-code corpus (bench/corpus/manifest.json): fetched snapshots under
 # MIRROR are materialised into CORPUS (never committed), then audited (bench/results/corpus_audit.json).
-MIRROR ?= /work/.mirror
-CORPUS ?= /work/realcode/corpus
+MIRROR ?= $(CACHE_DIR)/mirror
+CORPUS ?= $(CACHE_DIR)/corpus
 corpus:
 	$(PY) -m bench.corpus.materialise $(CORPUS) --mirror $(MIRROR)
 

@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     files = [audit_file(p, corpus, args.tool) for p in paths]
     totals = summarise(files)
-    document = {"tool": args.tool, "code": code_commit(), "corpus": str(corpus), "seconds": round(time.perf_counter() - start, 1),
+    document = {"tool": args.tool, "code": code_commit(), "corpus": corpus.name, "seconds": round(time.perf_counter() - start, 1),
                 "repositories": len({f["path"].split("/")[0] for f in files}), "totals": totals, "files": files}
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(document, indent=1) + "\n")

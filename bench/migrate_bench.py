@@ -1,8 +1,9 @@
 """estimator-migrate against tf_upgrade_v2 on the real-code corpus, in one run; writes
 bench/results/migrate.json.
 
-Usage: python -m bench.migrate_bench [--corpus /work/realcode/corpus] [--repeats 3]
-(`make bench-migrate` materialises the corpus of bench/corpus/manifest.json first.)
+Usage: python -m bench.migrate_bench [--corpus DIR] [--repeats 3]
+(`make bench-migrate` materialises the corpus of bench/corpus/manifest.json first; DIR defaults to
+$ESTIMATOR_BRIDGE_CORPUS, else ~/.cache/estimator-bridge/corpus.)
 
 The `.py` files of the corpus (real TPU-era code from public repositories, the same bytes as the
 manifest's sha256) are copied into one tree. Measured, each tool in its own process:
@@ -37,10 +38,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from bench import cache_dirs
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RESULTS_FILE = REPO_ROOT / "bench" / "results" / "migrate.json"
 VENV_BIN = Path(sys.executable).parent
-DEFAULT_CORPUS = Path(os.environ.get("CORPUS", "/work/realcode/corpus"))
 
 PHASES = r"""
 import json, sys, time
@@ -159,11 +161,15 @@ def median_pair(pairs: list[dict], key: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=None,
+                        help="the materialised corpus (default $ESTIMATOR_BRIDGE_CORPUS, else "
+                             "~/.cache/estimator-bridge/corpus)")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
+    args.corpus = args.corpus or cache_dirs.corpus()
     if not any(args.corpus.rglob("*.py")) if args.corpus.is_dir() else True:
-        print(f"no corpus at {args.corpus}: run `make corpus` (materialises bench/corpus/manifest.json)",
+        print(f"no corpus at {args.corpus}: run `make corpus CORPUS={args.corpus}` (python -m "
+              f"bench.corpus.materialise {args.corpus} --mirror MIRROR lays out bench/corpus/manifest.json)",
               file=sys.stderr)
         return 2
     work = Path(tempfile.mkdtemp(prefix="migrate-bench-"))

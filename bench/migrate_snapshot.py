@@ -5,8 +5,8 @@ Usage: python -m bench.migrate_snapshot OUTDIR [--set NAME=DIR ...]
 
 Why: a speed change must not change one byte of output nor one finding. The fixtures' tests
 check their expected outputs only; this covers real code too: by default the corpus and both
-held-out sets as `make corpus` lays them out (/work/realcode/{corpus,heldout,heldout2}, missing
-ones skipped with a note), every fixture, legacy example and test program. Each file goes
+held-out sets as `make corpus` lays them out ($ESTIMATOR_BRIDGE_CORPUS and
+~/.cache/estimator-bridge/{heldout,heldout2} by default; missing ones skipped with a note), every fixture, legacy example and test program. Each file goes
 through what the CLI runs (pre-filter, full pipeline, TPU readiness findings);
 OUTDIR/<set>/<path>.out holds the output (the input when unchanged), .findings the findings.
 Run it from each checkout (e.g. a `git worktree` of the parent commit), then `diff -r`.
@@ -18,9 +18,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from bench import cache_dirs
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SETS = {"corpus": Path("/work/realcode/corpus"), "heldout": Path("/work/realcode/heldout"),
-                "heldout2": Path("/work/realcode/heldout2"), "fixtures": REPO_ROOT / "tests/migrate/fixtures",
+DEFAULT_SETS = {"corpus": cache_dirs.corpus(), "heldout": cache_dirs.cache_home() / "heldout",
+                "heldout2": cache_dirs.cache_home() / "heldout2", "fixtures": REPO_ROOT / "tests/migrate/fixtures",
                 "legacy": REPO_ROOT / "legacy_examples", "programs": REPO_ROOT / "tests/migrate/programs"}
 
 
@@ -32,7 +34,8 @@ def snapshot(sets: dict[str, Path], out: Path) -> int:
     count = 0
     for name, root in sets.items():
         if not root.is_dir():
-            print(f"{name}: no {root}, skipped", file=sys.stderr)
+            print(f"{name}: no {root}, skipped (lay it out with python -m bench.corpus.materialise {root} "
+                  "--manifest bench/corpus/<set>_manifest.json, or pass --set NAME=DIR)", file=sys.stderr)
             continue
         for path in discover([root]):
             relative = path.relative_to(root)

@@ -1,9 +1,11 @@
 """Write the test bed's files from fetched git snapshots: DEST/<owner>+<repo>+<commit[:8]>/<path>.
 
-    python -m testbed.materialise --mirror /work/.mirror DEST
+    python -m testbed.materialise [--mirror MIRROR] [DEST]
 
-MIRROR/<owner>+<repo>/repo is a bare git directory (as the fetch tool leaves it, or
-`git clone --bare https://github.com/<owner>/<repo> MIRROR/<owner>+<repo>/repo`). Every file is
+MIRROR/<owner>+<repo>/repo is a bare git directory (`git clone --bare
+https://github.com/<owner>/<repo> MIRROR/<owner>+<repo>/repo`); MIRROR defaults to
+$ESTIMATOR_BRIDGE_MIRROR, else ~/.cache/estimator-bridge/mirror, and DEST to
+$ESTIMATOR_BRIDGE_TESTBED, else ~/.cache/estimator-bridge/testbed/sources. Every file is
 checked against its sha256.
 """
 
@@ -13,14 +15,21 @@ import argparse
 import sys
 from pathlib import Path
 
+from bench import cache_dirs
 from testbed.manifest import folder_of, load, sha256, show
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mirror", type=Path, required=True)
-    parser.add_argument("dest", type=Path)
+    parser.add_argument("--mirror", type=Path, default=None)
+    parser.add_argument("dest", type=Path, nargs="?")
     args = parser.parse_args(argv)
+    args.mirror = args.mirror or cache_dirs.mirror()
+    args.dest = args.dest or cache_dirs.configured("ESTIMATOR_BRIDGE_TESTBED", "testbed", "sources")
+    if not args.mirror.is_dir():
+        print(f"no mirror at {args.mirror}: clone each repository of testbed/manifest.json there, e.g. "
+              f"{cache_dirs.fill_mirror_hint('owner/name', args.mirror)}, or pass --mirror DIR", file=sys.stderr)
+        return 1
     failed = 0
     for row in load():
         target = args.dest / folder_of(row["repo"], row["commit"]) / row["path"]

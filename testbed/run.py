@@ -1,8 +1,8 @@
 """Run `verify` on every test-bed program and write the results table (`make testbed`).
 
-    python -m testbed.run --sources DIR [--out DIR] [NAME ...]
+    python -m testbed.run [--sources DIR] [--out DIR] [NAME ...]
 
-DIR holds the fetched programs as DIR/<owner>+<repo>+<commit[:8]>/<path> (python -m testbed.materialise);
+DIR (default $ESTIMATOR_BRIDGE_TESTBED, else ~/.cache/estimator-bridge/testbed/sources) holds the fetched programs as DIR/<owner>+<repo>+<commit[:8]>/<path> (python -m testbed.materialise);
 each is checked against manifest.json, its inputs are generated under OUT/data, and verify runs
 it on both current-TF sides (each run's work folder and verify.json under OUT/runs). The table
 (OUT/results.md, OUT/results.json) has per program and side PASS with its numbers, FAIL with
@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import cache_dirs
 from testbed.manifest import folder_of, mismatches
 from testbed.programs import BY_NAME, PROGRAMS, TestbedProgram
 from verify.summary import markdown, summarise
@@ -59,12 +60,20 @@ def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sources", type=Path, required=True, help="DIR/<owner>+<repo>+<commit[:8]>/<path> of the programs")
-    parser.add_argument("--out", type=Path, default=Path("/tmp/verify-testbed"))
+    parser.add_argument("--sources", type=Path, default=None,
+                        help="DIR/<owner>+<repo>+<commit[:8]>/<path> of the programs (default "
+                             "$ESTIMATOR_BRIDGE_TESTBED, else ~/.cache/estimator-bridge/testbed/sources)")
+    parser.add_argument("--out", type=Path, default=cache_dirs.cache_home() / "testbed" / "out")
     parser.add_argument("--collect", action="store_true",
                         help="run nothing: build the table from the verify.json documents already in OUT/runs")
     parser.add_argument("names", nargs="*", help=f"programs (default: all of {sorted(BY_NAME)})")
     args = parser.parse_args(argv)
+    args.sources = args.sources or cache_dirs.configured("ESTIMATOR_BRIDGE_TESTBED", "testbed", "sources")
+    if not args.collect and not args.sources.is_dir():
+        print(f"no test-bed sources at {args.sources}: lay them out with python -m testbed.materialise "
+              f"--mirror MIRROR {args.sources} (MIRROR: bare git clones <owner>+<repo>/repo of the "
+              "repositories in testbed/manifest.json), or pass --sources DIR", file=sys.stderr)
+        return 2
     unknown = [name for name in args.names if name not in BY_NAME]
     if unknown:
         parser.error(f"unknown program(s) {unknown}; known: {sorted(BY_NAME)}")

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from legacy_examples.catalog import BY_NAME, EXAMPLES, LegacyExample
+from verify import oracles
 from verify.sides import REPO_ROOT
 from verify.summary import markdown, summarise
 
@@ -31,7 +32,7 @@ def verify_argv(example: LegacyExample, work: Path, report: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help=f"examples (default: all of {sorted(BY_NAME)})")
-    parser.add_argument("--out", type=Path, default=Path("/tmp/verify-shipped"))
+    parser.add_argument("--out", type=Path, default=oracles.cache_root().parent / "verify-shipped")
     args = parser.parse_args(argv)
     examples = [BY_NAME[name] for name in args.names] if args.names else list(EXAMPLES)
     rows = []

@@ -1,11 +1,13 @@
 """Lay out the real-code corpus (bench/corpus/manifest.json) from fetched repository snapshots.
 
-Usage: python -m bench.corpus.materialise DEST [--mirror /work/.mirror] [--manifest FILE]
+Usage: python -m bench.corpus.materialise DEST [--mirror MIRROR] [--manifest FILE]
 
 The corpus is real public 2018-2023 TPU code (TPUEstimator scripts, model_fns, tf.contrib users,
 TPU notebooks) from many repositories. None of it is committed: the manifest holds only
 repository, commit, path and sha256 of each file. Each repository must have been fetched as a bare
-git snapshot `<mirror>/<owner>+<name>/repo` (the session's `fetch` tool does that); this script
+git snapshot `<mirror>/<owner>+<name>/repo` (`git clone --bare https://github.com/<owner>/<name>
+<mirror>/<owner>+<name>/repo`; MIRROR defaults to $ESTIMATOR_BRIDGE_MIRROR, else
+~/.cache/estimator-bridge/mirror); this script
 reads every file with `git show <commit>:<path>`, checks its sha256 and writes it to
 `DEST/<owner>+<name>/<path>`. Missing snapshots or changed files are reported, never skipped
 silently (exit 1 when anything is missing or differs).
@@ -23,14 +25,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import cache_dirs
+
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.json"
 SELECTION = HERE / "selection.txt"
-DEFAULT_MIRROR = Path("/work/.mirror")
 
 
 def snapshot_dir(mirror: Path, repo: str) -> Path:
-    """Where `fetch` puts a repository: <mirror>/<owner>+<name>/repo, a bare git directory, or a
+    """Where a repository's snapshot is: <mirror>/<owner>+<name>/repo, a bare git directory, or a
     checkout whose git directory is repo/.git (openai/glow, tensorflow/magenta)."""
     snapshot = mirror / repo.replace("/", "+") / "repo"
     return snapshot / ".git" if (snapshot / ".git").is_dir() else snapshot
@@ -66,7 +69,8 @@ def materialise(entries: list[dict], mirror: Path, dest: Path) -> list[str]:
     for entry in entries:
         git_dir = snapshot_dir(mirror, entry["repo"])
         if not git_dir.is_dir():
-            problems.append(f"{entry['repo']}: no snapshot at {git_dir} (fetch github:{entry['repo']} first)")
+            problems.append(f"{entry['repo']}: no snapshot at {git_dir}; fetch it with: "
+                            f"{cache_dirs.fill_mirror_hint(entry['repo'], mirror)}")
             continue
         try:
             data = git_bytes(git_dir, "show", f"{entry['commit']}:{entry['path']}")
@@ -91,10 +95,18 @@ def load_manifest(path: Path = MANIFEST) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dest", type=Path)
-    parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
+    parser.add_argument("--mirror", type=Path, default=None,
+                        help="bare git snapshots <mirror>/<owner>+<name>/repo "
+                             "(default $ESTIMATOR_BRIDGE_MIRROR, else ~/.cache/estimator-bridge/mirror)")
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--update", action="store_true", help="rewrite the manifest from selection.txt first")
     args = parser.parse_args(argv)
+    args.mirror = args.mirror or cache_dirs.mirror()
+    if not args.mirror.is_dir():
+        print(f"no mirror at {args.mirror}: fetch each repository of {args.manifest.name} as a bare "
+              f"git clone there, e.g. {cache_dirs.fill_mirror_hint('owner/name', args.mirror)}, "
+              "or pass --mirror DIR (or set ESTIMATOR_BRIDGE_MIRROR)", file=sys.stderr)
+        return 1
     if args.update:
         entries = update_manifest(args.mirror)
         document = {"about": "real public TPU-era files; materialise with python -m bench.corpus.materialise DEST",

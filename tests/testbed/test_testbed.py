@@ -50,7 +50,7 @@ def test_squad_answers_are_spans_of_their_context(tmp_path):
 
 def test_programs_are_verified_with_their_flags_and_data_folder():
     program = next(p for p in PROGRAMS if p.name == "bert_run_classifier")
-    argv = verify_argv(program, Path("/src"), Path("/data"), Path("/work"), Path("/work.json"))
+    argv = verify_argv(program, Path("/src"), Path("/data"), Path("/runs"), Path("/runs.json"))
     assert argv[1:4] == ["-m", "verify", "/src/google-research+bert+eedf5716/run_classifier.py"]
     assert "--data_dir=/data/mrpc" in argv and "--output_dir={model_dir}" in argv
     assert argv.index("--") > argv.index("--work-dir")

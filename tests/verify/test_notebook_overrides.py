@@ -1,8 +1,8 @@
 """verify's notebook overrides (--set, --after, --skip-cell, --replace, --stub-module): a notebook made
 tiny without editing it (verify/notebook_script.py), checked before any run (verify/program.py).
 
-The overrides are what an exploration harness did by hand for training-data-analyst's Keras
-notebooks (/work/realcode/keras4/tinyrun.py): real notebooks rarely tag a `parameters` cell.
+The overrides do what a hand-written driver script did for training-data-analyst's Keras notebooks:
+real notebooks rarely tag a `parameters` cell.
 """
 
 import json

@@ -12,7 +12,7 @@ from verify.unmigrated import tf1_dependency
 BOOLQ = """Traceback (most recent call last):
   File "{work}/migrated/boolq/run_bert_boolq.py", line 26, in <module>
     from bert import optimization
-  File "/root/.cache/estimator-bridge/extras/ffd4d5f6f73a/bert/optimization.py", line 87, in <module>
+  File "/home/user/.cache/estimator-bridge/extras/ffd4d5f6f73a/bert/optimization.py", line 87, in <module>
     class AdamWeightDecayOptimizer(tf.train.Optimizer):
                                    ^^^^^^^^^^^^^^^^^^
 AttributeError: module 'tensorflow._api.v2.train' has no attribute 'Optimizer'
@@ -35,7 +35,7 @@ AttributeError: module 'tensorflow._api.v2.compat.v1.layers' has no attribute 'f
 
 def test_a_tf1_call_in_a_pip_dependency_names_that_file(tmp_path):
     assert tf1_dependency(BOOLQ.format(work=tmp_path), tmp_path) == (
-        "/root/.cache/estimator-bridge/extras/ffd4d5f6f73a/bert/optimization.py")
+        "/home/user/.cache/estimator-bridge/extras/ffd4d5f6f73a/bert/optimization.py")
 
 
 def test_a_gap_in_the_migrated_tree_itself_stays_a_failure(tmp_path):
