@@ -1,7 +1,5 @@
-"""Command line of the codemod: flags, rendering and exit codes (no transformation logic here).
-
-Exit codes: 0 nothing to do; 1 something changed / would change, or findings were reported
-(`--check`: something would change or an error finding); 2 usage error or internal error.
+"""Command line of the codemod: flags, configuration, rendering and exit codes (no
+transformation logic here). The exit codes are documented in docs/migrate.md ("Exit codes").
 """
 
 from __future__ import annotations
@@ -12,20 +10,37 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from migrate import api, render
+from migrate import __version__, api, config, render
 from migrate.findings import CODES, FileResult, Severity
 
 EXIT_CLEAN, EXIT_CHANGES, EXIT_ERROR = 0, 1, 2
 
+USAGE = """%(prog)s [options] PATH [PATH ...]
+       %(prog)s verify SCRIPT [verify options] -- PROGRAM ARGS"""
+
+EPILOG = """\
+commands:
+  verify      run the original program in its TensorFlow (the oracle) and on current TensorFlow,
+              and compare the numbers (`estimator-migrate verify --help`)
+
+configuration:
+  [tool.estimator-migrate] in the nearest pyproject.toml (or --config FILE) sets defaults for
+  select, ignore, tpu-readiness, annotate, jobs, format, quiet; flags on the command line win.
+
+exit codes:
+  0  nothing to rewrite and no warning/error finding (--check: nothing would change, no error)
+  1  something was (or would be) rewritten, or a finding was reported
+  2  usage error, unreadable input or unwritable output, internal error
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="estimator-migrate",
-        description="Rewrite TF1 / tf.contrib TPU code (scripts, packages, notebooks) for current TensorFlow "
+        prog="estimator-migrate", usage=USAGE, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Rewrite TF1 / tf.contrib TPU code (scripts, packages, notebooks) for current TensorFlow\n"
                     "and estimator_bridge. By default only reports what it would do.",
-        epilog="`estimator-migrate verify SCRIPT -- ARGS` checks that the migrated program reproduces the "
-               "original's numbers (see `estimator-migrate verify --help`).",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("paths", nargs="*", help="files or directories to migrate ('-' reads stdin, writes stdout)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--in-place", "-i", action="store_true", help="rewrite the files in place")
@@ -36,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="exit 1 if anything would change or any error finding is reported; write nothing")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="parallel processes (default: CPU count); output order does not depend on it")
-    parser.add_argument("--annotate", action="store_true",
+    parser.add_argument("--annotate", action=argparse.BooleanOptionalAction, default=False,
                         help="also insert a marker comment `# estimator-migrate: CODE message (hint: ...)` on its "
                              "own line above the statement of each warning/error finding (after --select/--ignore; "
                              "info notes are not marked), in .py files and notebook cells; written with "
@@ -49,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only report findings whose code starts with one of these (comma separated)")
     parser.add_argument("--ignore", action="append", default=[], metavar="CODES",
                         help="do not report findings whose code starts with one of these (comma separated)")
-    parser.add_argument("--tpu-readiness", action="store_true",
+    parser.add_argument("--tpu-readiness", action=argparse.BooleanOptionalAction, default=False,
                         help="also report what in TPU code would run badly on a real TPU (MIG401-MIG406: "
                              "partial batches, Python in the input pipeline, batch sizes, summaries in "
                              "model_fn, local checkpoint paths, steps_per_execution), in files that target TPUs")
@@ -57,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quiet", "-q", action="store_true", help="no per-file lines, only the summary")
     parser.add_argument("--no-cache", action="store_true",
                         help="do not use the result cache of files with nothing to rewrite (see migrate/cache.py)")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="read defaults from this pyproject.toml's [tool.estimator-migrate] (default: the "
+                             "nearest pyproject.toml at or above the paths)")
+    parser.add_argument("--no-config", action="store_true", help="ignore any [tool.estimator-migrate] table")
     return parser
 
 
@@ -118,6 +137,16 @@ def _output_error(output_dir: Path, error: Exception) -> str:
             f"choose a directory you can write to with --output-dir")
 
 
+def _configured_defaults(args: argparse.Namespace) -> dict:
+    """The options of [tool.estimator-migrate] that apply to this run ({} when there is none)."""
+    if args.no_config:
+        return {}
+    path = args.config or config.find(args.paths)
+    if args.config is not None and not args.config.is_file():
+        raise config.ConfigError(f"--config {args.config}: no such file")
+    return config.load(path) if path is not None else {}
+
+
 VERIFY_COMMAND = "verify"  # `estimator-migrate verify ...` (verify/cli.py); a folder named verify: ./verify
 
 
@@ -130,8 +159,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        defaults = _configured_defaults(args)
+        if defaults:
+            parser.set_defaults(**{k: v for k, v in defaults.items() if k not in config.LIST_KEYS})
+            args = parser.parse_args(argv)
+            for key in config.LIST_KEYS & defaults.keys():
+                setattr(args, key, getattr(args, key) or defaults[key])  # a flag on the command line wins
     except SystemExit as exit_:
         return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
+    except config.ConfigError as error:
+        print(f"estimator-migrate: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
     if args.list:
         sys.stdout.write(_list())
         return EXIT_CLEAN
