@@ -10,6 +10,8 @@ import pytest
 import tensorflow as tf
 
 from estimator_bridge.compat.keras_methods import reset_states
+from tests.support.numbers import assert_close
+from tests.support.oracles import oracle_python, run_json
 
 
 def _stateful_model(nested: bool = False):
@@ -180,13 +182,61 @@ def _two_replica_loop(mode: str) -> dict:
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
+# The same loop on TF 2.15 (.oracle/tf215) with tf.keras.optimizers.SGD: _TWO_REPLICA_LOOP_TF215
+# below prints these losses; test_two_replica_loop_losses_are_tf215_s checks them live.
+TF215_TWO_REPLICA_LOSSES = [0.79256546, 1.0260136, 1.2034338, 1.2224462]
+
+_TWO_REPLICA_LOOP_TF215 = r"""
+import json
+
+import numpy as np
+import tensorflow as tf
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+keras = tf.keras
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3)])
+    model.set_weights([np.linspace(-1, 1, w.size).reshape(w.shape).astype(np.float32)
+                       for w in model.get_weights()])
+    optimizer = keras.optimizers.SGD(momentum=0.9, nesterov=True, learning_rate=0.01)
+
+
+@tf.function
+def step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x, training=True) - y) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+
+data = tf.data.Dataset.from_tensor_slices((np.linspace(0, 1, 128).reshape(32, 4).astype(np.float32),
+                                           np.zeros((32, 3), np.float32))).batch(8)
+print(json.dumps({"tensorflow": tf.__version__,
+                  "losses": [float(strategy.reduce("MEAN", strategy.run(step, args=batch), axis=None))
+                             for batch in strategy.experimental_distribute_dataset(data)]}))
+"""
+
+
 def test_apply_gradients_builds_a_keras_3_optimizer_before_a_per_replica_tf_function():
     """Two replicas, `@tf.function` step run by `strategy.run` from Python: Keras 3 alone fails at the
     first step (placeholder error, pinned below); through the helper the losses equal Keras 2.15's
-    (recorded from TF 2.15 running this loop with tf.keras.optimizers.SGD, measured 2026-11-25)."""
-    np.testing.assert_allclose(_two_replica_loop("helper")["losses"],
-                               [0.79256546, 1.0260136, 1.2034338, 1.2224462], rtol=1e-6)
+    (TF215_TWO_REPLICA_LOSSES, checked live by the oracle test below)."""
+    assert_close(_two_replica_loop("helper")["losses"], TF215_TWO_REPLICA_LOSSES, rtol=1e-6,
+                 what="losses through apply_gradients")
     assert "placeholder" in _two_replica_loop("plain")["error"]
+
+
+@pytest.mark.oracle
+def test_two_replica_loop_losses_are_tf215_s(tmp_path):
+    """The typed TF 2.15 losses above are what TF 2.15 computes for this loop, live."""
+    script = tmp_path / "two_replica_loop_tf215.py"
+    script.write_text(_TWO_REPLICA_LOOP_TF215)
+    oracle = run_json(oracle_python("tf215"), script)
+    assert oracle["tensorflow"].startswith("2.15")
+    assert_close(oracle["losses"], TF215_TWO_REPLICA_LOSSES, rtol=1e-6, what="TF 2.15 live losses")
 
 
 def test_apply_gradients_drops_keras_2s_op_name_and_refuses_unaggregated_gradients():
@@ -203,8 +253,8 @@ def test_apply_gradients_drops_keras_2s_op_name_and_refuses_unaggregated_gradien
 
 
 # TF 1.15 (.oracle/tf115, CPU) running this model from these weights with `fit(x, y, steps_per_epoch=5,
-# epochs=3, shuffle=False)`, twice, identical: tests/migrate/programs/keras_tf1_fit_arrays.py (the
-# live comparison is tests/migrate/test_keras_tf1_fit.py).
+# epochs=3, shuffle=False)`, twice, identical: tests/migrate/programs/keras_tf1_fit_arrays.py
+# (tests/migrate/test_keras_tf1_fit.py checks these values against TF 1.15, live).
 TF115_FULL_ARRAY_LOSSES = [0.9342163681983948, 0.6967511653900147, 0.5803091406822205]
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from migrate.engine import migrate_text
+from tests.support.numbers import assert_close
 from tests.support.oracles import REPO_ROOT, oracle_python, run_current_json, run_json
 
 PROGRAM = REPO_ROOT / "tests" / "migrate" / "programs" / "keras_tpu_dataset_function.py"
@@ -52,9 +53,9 @@ def test_the_tpu_branch_trains_on_per_core_batches_as_keras_to_tpu_model_did(tmp
     for key, values in oracle["history"].items():
         np.testing.assert_allclose(ours["history"][key], values, rtol=RTOL, err_msg=key)
     np.testing.assert_allclose(ours["evaluate"], oracle["evaluate"], rtol=RTOL)
-    np.testing.assert_allclose(ours["predictions"], oracle["predictions"], rtol=RTOL, atol=1e-7)
-    for a, b in zip(ours["weights"], oracle["weights"]):
-        np.testing.assert_allclose(a, b, rtol=RTOL, atol=RTOL * float(np.sqrt(np.mean(np.square(b)))))
+    assert_close(ours["predictions"], oracle["predictions"], rtol=RTOL, what="predictions")
+    for index, (a, b) in enumerate(zip(ours["weights"], oracle["weights"])):
+        assert_close(a, b, rtol=RTOL, what=f"weight {index}")  # relative to the tensor's RMS too
 
 
 def test_without_the_helper_keras_3_refuses_the_dataset_function(tmp_path):

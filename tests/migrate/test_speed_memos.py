@@ -14,6 +14,7 @@ import multiprocessing
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 from migrate import api, engine, final_check
 from migrate.codemods import keras_lr_scheduler
@@ -65,7 +66,8 @@ def test_import_names_answers_once_per_node_with_a_fresh_set():
 def test_workers_are_forked_from_a_process_that_loaded_the_pipeline(tmp_path, monkeypatch):
     """-j N: the pipeline's imports and tables are loaded once, before the workers fork."""
     if multiprocessing.get_start_method() != "fork":
-        return  # (spawned workers import everything themselves: nothing is loaded for them)
+        pytest.skip(f"start method {multiprocessing.get_start_method()!r}: spawned workers import "
+                    "everything themselves, so nothing is loaded for them before they start")
     warmed = []
     real = api.warm_up_before_fork
     monkeypatch.setattr(api, "warm_up_before_fork", lambda: warmed.append(1) or real())

@@ -68,10 +68,11 @@ def input_fn(params):
 
 def initial_values(tmp_path, make_variables, tf_random_seed=42, max_steps=1):
     def model_fn(features, labels, mode, params):
-        make_variables()
+        made = make_variables()  # a list: ops a train step runs besides the step increment
+        updates = made if isinstance(made, list) else []
         return tpu.TPUEstimatorSpec(
             mode=mode, loss=tf.reduce_sum(features) * 0.0,
-            train_op=tf1.assign_add(tf1.train.get_global_step(), 1))
+            train_op=tf.group(tf1.assign_add(tf1.train.get_global_step(), 1), *updates))
 
     estimator = tpu.TPUEstimator(
         model_fn=model_fn, use_tpu=False, train_batch_size=4,
@@ -106,12 +107,16 @@ def test_a_random_tensor_is_a_valid_initial_value(tmp_path):
 
 def test_partitioned_variables_are_one_tensor_in_the_checkpoint_and_resume(tmp_path):
     def make():
-        tf1.get_variable("v", [4, 2], partitioner=tf1.fixed_size_partitioner(2),
-                         initializer=tf1.constant_initializer([1.0, 2.0, 3.0]))
+        v = tf1.get_variable("v", [4, 2], partitioner=tf1.fixed_size_partitioner(2),
+                             initializer=tf1.constant_initializer([1.0, 2.0, 3.0]))
+        # Every train step adds 1 to each part, so a resume that re-initialised the parts
+        # instead of restoring them would end at init + 1, not init + 2.
+        return [tf1.assign_add(part, tf.ones_like(part)) for part in v]
 
+    initial = np.array([[1, 2], [3, 3], [1, 2], [3, 3]], np.float32)
     values = initial_values(tmp_path, make)
-    # Each part [2, 2] is filled from the same three values, as TF 1.15 did.
-    np.testing.assert_array_equal(values["v"], [[1, 2], [3, 3], [1, 2], [3, 3]])
+    # Each part [2, 2] is filled from the same three values, as TF 1.15 did; one step adds 1.
+    np.testing.assert_array_equal(values["v"], initial + 1)
     # A new estimator on the same model_dir restores the parts from the sliced tensor.
     resumed = initial_values(tmp_path, make, max_steps=2)
-    np.testing.assert_array_equal(resumed["v"], values["v"])
+    np.testing.assert_array_equal(resumed["v"], initial + 2)
