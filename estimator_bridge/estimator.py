@@ -303,7 +303,12 @@ class _EstimatorBase:
         train_loop = self._loop(ModeKeys.TRAIN, data, lambda: loops.TrainLoop(
             deployment=deployment, cache=self._cache,
             model_function=self._model_function(ModeKeys.TRAIN, data.per_replica_batch_size),
-            has_labels=data.has_labels, summary_writer=summary_writer.writer))
+            has_labels=data.has_labels, summary_writer=summary_writer.writer,
+            save_summary_steps=self._config.save_summary_steps))
+        # TF1's new session: local variables (a TRAIN model_fn's streaming metrics) start again,
+        # and the SummarySaverHook fires on this call's first step.
+        self._host_cache.reset_to_initial_values()
+        train_loop.model_fn_summaries.start_call(start_step)
         writer = checkpoints.CheckpointWriter(self._output_dir(),
                                               self._config.keep_checkpoint_max)
         global_batch = self._global_batch_size(ModeKeys.TRAIN)

@@ -56,9 +56,12 @@ class TrainLoop:
       model_function: a `calling.ModelFunction` bound to TRAIN and the per-replica batch.
       has_labels: whether the input has labels.
       summary_writer: a tf.summary writer made default around host_call fns (or None).
+      save_summary_steps: the cadence of model_fn's v1 summaries on the CPU path
+        (summaries.ModelFnSummaries; None or 0: not written, as TF1 without a SummarySaverHook).
     """
 
-    def __init__(self, *, deployment, cache, model_function, has_labels, summary_writer=None):
+    def __init__(self, *, deployment, cache, model_function, has_labels, summary_writer=None,
+                 save_summary_steps=None):
         self._deployment = deployment
         self._cache = cache
         self._model_function = model_function
@@ -67,6 +70,10 @@ class TrainLoop:
         self._host_call_fn = None
         self._host_call_writers = []  # writers host_call fns opened; see summaries.writers_kept_in
         self._model_fn_writers = []  # and the ones model_fn opened (tf.summary v2 in TRAIN)
+        # TF1's SummarySaverHook ran model_fn's v1 summaries on the CPU path only (TPU cores
+        # dropped them).
+        self.model_fn_summaries = summaries.ModelFnSummaries(
+            None if deployment.tpu_semantics else summary_writer, save_summary_steps)
         self.hooks = ()
         self.hook_tensors = SpecHookTensors()
         self.trace_count = 0
@@ -98,10 +105,17 @@ class TrainLoop:
     def _replica_step(self, features, labels):
         with self._cache.scope(), _global_step_reads(self._deployment), \
                 summaries.writers_kept_in(self._model_fn_writers):
-            outputs = self._model_function(features, _labels_or_none(labels, self._has_labels))
+            with self.model_fn_summaries.collect():
+                outputs = self._model_function(features, _labels_or_none(labels, self._has_labels))
             self.hooks = outputs.hooks
             hook_tensors = self.hook_tensors.collect(outputs.hooks)
             loss = tf.cast(outputs.loss, tf.float32)
+            written = self.model_fn_summaries.written_after(
+                outputs.train_op, tf.compat.v1.train.get_global_step(),
+                fetched=[loss, hook_tensors])
+            if written is not None:
+                with tf.control_dependencies([written]):
+                    loss = tf.identity(loss)
             host_tensors = ()
             self._host_call_fn = None
             if outputs.host_call is not None:

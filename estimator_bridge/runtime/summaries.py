@@ -139,3 +139,119 @@ def _install() -> None:
 
     init_and_keep._estimator_bridge_keeps = True
     writer_class.__init__ = init_and_keep
+
+
+class ModelFnSummaries:
+    """The v1 summaries a TRAIN model_fn builds, written where and when TF 1.15 wrote them.
+
+    TF 1.15's Estimator (and TPUEstimator's CPU path, use_tpu=False) ran `merge_all()` of the
+    graph's SUMMARIES collection in its SummarySaverHook: in the train step's own `session.run`
+    at the first step of every train() call and every `save_summary_steps` after it, written into
+    model_dir at the global step read after that run (a BERT classifier's `accuracy_1`). In a
+    traced step a v1 summary op is a dangling string tensor that nothing fetches, so it was lost.
+    `collect()` takes the summaries model_fn added to the step's graph, `written_after()` merges
+    them and writes the merged proto with the train step's writer when the step after the
+    update is due; the due steps start at the variable `first_step`, which `start_call()` sets at
+    the start of every train() call, as TF1's hook fired on its first step.
+
+    Only what is fetched ran in TF1: a streaming metric whose update only a summary uses
+    (`tf.summary.scalar("accuracy", tf.metrics.accuracy(...)[1])`) was updated at the due steps
+    only. A traced step runs every stateful op, so such updates (`summary_only_updates`) are
+    gated: they wait for the true side of a Switch on `due` and are dead on other steps, and a
+    Merge joins the write's path and the not-due path (a dead input of a Merge does not kill it).
+    """
+
+    def __init__(self, writer, every_steps):
+        self._writer = writer
+        self._every = int(every_steps or 0)
+        self._tensors = []
+        self.first_step = None
+        if self._every and writer is not None:
+            with tf.init_scope():
+                self.first_step = tf.Variable(1, dtype=tf.int64, trainable=False,
+                                              name="model_fn_summaries_first_step")
+
+    def start_call(self, start_step: int) -> None:
+        """A train() call starts at `start_step`: its first step is due (TF1's new hook)."""
+        if self.first_step is not None:
+            self.first_step.assign(int(start_step) + 1)
+
+    @contextmanager
+    def collect(self):
+        """Within: model_fn runs; the v1 summaries it adds to the graph are kept for the step."""
+        graph = tf.compat.v1.get_default_graph()
+        key = tf.compat.v1.GraphKeys.SUMMARIES
+        before = [id(item) for item in graph.get_collection(key)]
+        self._first_op = len(graph.get_operations())
+        yield
+        self._tensors = [item for item in graph.get_collection(key)
+                         if id(item) not in before and isinstance(item, tf.Tensor)
+                         and item.dtype == tf.string]
+
+    def written_after(self, train_op, global_step, fetched=()):
+        """The op writing the collected summaries at the step after `train_op`, or None.
+
+        `fetched`: the step's other outputs (loss, hook tensors...), which run on every step.
+        """
+        if not self._tensors or self.first_step is None:
+            return None
+        graph = tf.compat.v1.get_default_graph()
+        gated = summary_only_updates(graph.get_operations()[self._first_op:], self._tensors,
+                                     [train_op] + list(fetched))
+        with tf.control_dependencies([train_op]):
+            # Read after the update, as TF1's hook read the global step after the run.
+            step = tf.cast(global_step.read_value(), tf.int64)
+        due = tf.logical_and(step >= self.first_step,
+                             tf.equal(tf.math.floormod(step - self.first_step, self._every), 0))
+        if not gated:
+            merged = tf.compat.v1.summary.merge(self._tensors, name="model_fn_summaries")
+            with self._writer.as_default(), tf.summary.record_if(due):
+                return tf.summary.experimental.write_raw_pb(merged, step=step)
+        # Pivots as TF1's cond made them: a control edge from the Switch itself is never dead,
+        # one from an identity of its untaken output is.
+        not_due, is_due = (tf.identity(side) for side in tf.raw_ops.Switch(data=step, pred=due))
+        for op in gated:
+            op._add_control_input(is_due.op)  # pylint: disable=protected-access
+        merged = tf.compat.v1.summary.merge(self._tensors, name="model_fn_summaries")
+        written = gen_summary_ops.write_raw_proto_summary(
+            self._writer._resource, is_due, merged)  # pylint: disable=protected-access
+        with tf.control_dependencies([written]):
+            when_due = tf.identity(is_due)
+        return tf.raw_ops.Merge(inputs=[when_due, not_due]).output
+
+
+def _ancestors(tensors_or_ops, within: set) -> set:
+    """Ids of the ops in `within` (ids) that the given tensors or ops depend on, themselves too."""
+    seen = set()
+    stack = [getattr(item, "op", item) for item in tensors_or_ops]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen or id(op) not in within:
+            continue
+        seen.add(id(op))
+        stack.extend(tensor.op for tensor in op.inputs)
+        stack.extend(op.control_inputs)
+    return seen
+
+
+def summary_only_updates(step_ops, summaries, fetched) -> list:
+    """The stateful ops of `step_ops` that only `summaries` need, on resources nothing fetched uses.
+
+    TF1 ran them only when the summaries were fetched (a streaming metric's update). An op whose
+    resource an op the step's fetches need also uses is left alone (gating it would gate that op
+    too: the traced step orders the uses of one resource). Other uses (the metric's unfetched
+    value) die with it on steps that are not due; the Merge of `written_after` absorbs them.
+    """
+    within = {id(op) for op in step_ops}
+    needed = _ancestors([item for item in tf.nest.flatten(fetched) if item is not None], within)
+    summary_side = _ancestors(summaries, within) - needed
+    updates = []
+    for op in step_ops:
+        if id(op) not in summary_side or not op._is_stateful:  # pylint: disable=protected-access
+            continue
+        handles = [tensor for tensor in op.inputs if tensor.dtype == tf.resource]
+        if not handles or op.type == "ReadVariableOp":
+            continue
+        if not any(id(user) in needed for handle in handles for user in handle.consumers()):
+            updates.append(op)
+    return updates
