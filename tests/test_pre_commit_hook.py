@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGE_PARTS = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "estimator_bridge/", "migrate/", "verify/")
+from tests.support.packaged_copy import copy_packaged_files
+
 CONTRIB_SCRIPT = "import tensorflow as tf\nw = tf.contrib.layers.xavier_initializer()\n"
 
 
@@ -25,10 +25,7 @@ def git(cwd: Path, *args: str) -> str:
 
 def hook_repository(dest: Path) -> str:
     """A git repository of this checkout's packaged files as they are now; returns its commit."""
-    for name in git(ROOT, "ls-files").splitlines():
-        if name.startswith(PACKAGE_PARTS) and (ROOT / name).is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, dest / name)
+    copy_packaged_files(dest)
     git(dest, "init", "-q")
     git(dest, "add", ".")
     git(dest, "commit", "-q", "-m", "hook")
