@@ -38,13 +38,16 @@ from tensorflow.python.tpu.tpu import split_compile_and_shard
 from tensorflow.python.tpu import tpu_feed as _tpu_feed
 from tensorflow.python.tpu.tpu_feed import _PartitionedInfeedQueue as PartitionedInfeedQueue
 from tensorflow.python.training.checkpoint_utils import wait_for_new_checkpoint
+# tf.contrib.summary.image was this function (TF 2.21 keeps it): floats are scaled as TF1's image
+# summaries scaled them (0 -> 128 when any value is negative), where tf.summary.image clips to [0, 1].
+from tensorflow.python.ops.summary_ops_v2 import image as summary_image
 
 __all__ = ["ProjectorConfig", "visualize_embeddings", "StagingArea", "all_to_all", "collective_permute",
            "infeed_dequeue", "infeed_dequeue_tuple", "infeed_enqueue", "infeed_enqueue_tuple", "outfeed_dequeue",
            "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "tpu_replicated_input",
            "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop",
            "StopAfterNEvalsHook", "evaluate_once", "split_compile_and_shard", "InfeedQueue",
-           "PartitionedInfeedQueue", "wait_for_new_checkpoint"]
+           "PartitionedInfeedQueue", "wait_for_new_checkpoint", "summary_image"]
 
 
 def tpu_replicated_input(inputs, name=None):

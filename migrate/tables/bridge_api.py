@@ -59,7 +59,7 @@ BRIDGE_API = frozenset({
         "outfeed_dequeue_tuple", "outfeed_enqueue", "outfeed_enqueue_tuple", "tpu_replicated_input",
         "TpuContext", "get_tpu_context", "on_device_training_loop", "tpu_shard_context", "repeat", "while_loop",
         "StopAfterNEvalsHook", "evaluate_once", "split_compile_and_shard", "InfeedQueue",
-        "PartitionedInfeedQueue", "wait_for_new_checkpoint")),
+        "PartitionedInfeedQueue", "wait_for_new_checkpoint", "summary_image")),
     # Keras 3's BatchNormalization with Keras 2's moving variance (oracle-tested)
     "compat.keras_batch_norm.BatchNormalization",
     # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)

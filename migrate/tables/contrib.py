@@ -144,10 +144,10 @@ CONTRIB = {
         f"tensorflow.summary.{name}", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",),
         signature=("name", "tensor", "family", "step"), positional=2)
        for name in ("scalar", "histogram")},
-    "tensorflow.contrib.summary.image": Replacement(
-        "tensorflow.summary.image", rename_kwargs={"tensor": "data", "max_images": "max_outputs"},
-        unsupported_kwargs=("family", "bad_color"),
-        signature=("name", "tensor", "bad_color", "max_images", "family", "step"), positional=2),
+    # Not tf.summary.image: that one clips floats to [0, 1] (values [-1, -0.5, 0, 1] became pixels
+    # [0, 0, 0, 255]; TF 1.15's contrib scaled them to [1, 64, 128, 255]) and writes a tensor
+    # summary, not TF1's encoded image. TF 2.21 still has contrib's own function.
+    "tensorflow.contrib.summary.image": Replacement("estimator_bridge.compat.contrib_reexports.summary_image"),
     "tensorflow.contrib.summary.audio": Replacement(
         "tensorflow.summary.audio", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",),
         signature=("name", "tensor", "sample_rate", "max_outputs", "family", "step"), positional=3),
