@@ -3,15 +3,19 @@
 The code cells are joined with boundary comments, IPython syntax (`%magic`, `!shell`, `x = !cmd`,
 `obj?`) is masked as placeholder import lines that keep the indentation (so masked lines inside blocks still
 parse) and restored afterwards. Cells run by a non-Python cell magic (`%%bash`, `%%writefile`) are
-left out. The JSON is written back with the file's own indentation and key order; outputs and
+left out. A cell that does not parse is reported at its own line and left as it is; the other
+cells are migrated without it. The JSON is written back with the file's own indentation and key order; outputs and
 metadata are untouched.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
+
+import libcst as cst
 
 from migrate.engine import SkipFile, migrate_text
 from migrate.findings import FileResult, Finding, Location
@@ -88,13 +92,29 @@ def migrate_notebook(data: bytes, path: str) -> FileResult:
         return FileResult(path, data, None)
     module, chosen, locate = built
 
+    broken: list[Finding] = []
     try:
         migrated, findings = migrate_text(module, path)
     except SkipFile as skip:
-        where = skip.finding.location
-        return FileResult(path, data, None, (Finding(locate(where.line, where.column), skip.finding.code,
-                                                     skip.finding.message, skip.finding.hint),), skipped=True)
-    findings = [Finding(locate(f.location.line, f.location.column), f.code, f.message, f.hint) for f in findings]
+        unparsed = _unparsed_cells(chosen) if skip.finding.code in ("MIG001", "MIG002") else {}
+        if not unparsed or len(unparsed) == len(chosen):
+            where = skip.finding.location
+            return FileResult(path, data, None, (Finding(locate(where.line, where.column), skip.finding.code,
+                                                         skip.finding.message, skip.finding.hint),), skipped=True)
+        # One broken cell (a typo, an unfinished f-string) does not stop the others: they are
+        # migrated as a module without it, and it is reported at its own cell, left as it is.
+        broken = list(unparsed.values())
+        chosen = [entry for entry in chosen if entry.index not in unparsed]
+        module, locate = _joined(chosen)
+        try:
+            migrated, findings = migrate_text(module, path)
+        except SkipFile as skip:
+            where = skip.finding.location
+            return FileResult(path, data, None, tuple(broken) + (Finding(
+                locate(where.line, where.column), skip.finding.code, skip.finding.message,
+                skip.finding.hint),), skipped=True)
+    findings = broken + [Finding(locate(f.location.line, f.location.column), f.code, f.message, f.hint)
+                         for f in findings]
     if migrated == module:
         return FileResult(path, data, None, tuple(findings))
 
@@ -159,7 +179,12 @@ def _python_module(notebook: dict):
         chosen.append(entry)
     if not chosen:
         return None
+    module, locate = _joined(chosen)
+    return module, chosen, locate
 
+
+def _joined(chosen: list[_Cell]):
+    """The cells as one module with boundary comments: (text, locate(line, column) -> Location)."""
     module_lines: list[str] = []
     starts: list[int] = []  # 1-based line of each cell's first line in the module
     for entry in chosen:
@@ -173,7 +198,30 @@ def _python_module(notebook: dict):
         offset = 1 if chosen[position].header else 0
         return Location(line, column, cell=chosen[position].index, cell_line=line - starts[position] + 1 + offset)
 
-    return module, chosen, locate
+    return module, locate
+
+
+def _unparsed_cells(chosen: list[_Cell]) -> dict[int, Finding]:
+    """{cell index: MIG001 at the cell's own line} for each cell that parses neither with CPython
+    nor with libcst (what the whole module's parse reported was somewhere in the joined text)."""
+    unparsed = {}
+    for entry in chosen:
+        try:
+            ast.parse(entry.text)
+            continue
+        except (SyntaxError, ValueError) as error:
+            line, column, message = error.lineno or 1, max((error.offset or 1) - 1, 0), error.msg
+        try:
+            cst.parse_module(entry.text)
+            continue
+        except cst.ParserSyntaxError:
+            pass
+        offset = 1 if entry.header else 0
+        unparsed[entry.index] = Finding(
+            Location(line, column, cell=entry.index, cell_line=line + offset), "MIG001",
+            f"cell does not parse as Python 3: {message}; cell left unchanged, the other cells migrated",
+            "fix the syntax error in this cell, then run migrate again")
+    return unparsed
 
 
 def readiness_module(data: bytes):
