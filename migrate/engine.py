@@ -27,6 +27,7 @@ from migrate.forks import within_fork
 from migrate.findings import FileResult, Finding, Location
 from migrate.names import ImportSurvey, import_survey
 from migrate.prefilter import nothing_to_do
+from migrate.star_imports import bound_text, star_bindings, unbound_text
 from migrate.tables.tf2_calls import TF2_ONLY_CALLS
 from migrate.tables.tf2_markers import TF2_ONLY
 
@@ -55,6 +56,10 @@ _PYTHON2 = re.compile(
     r"^\s*(print\s+[^\s(=,)][^=]*$|exec\s+[\"'\w]|except\s+[\w.]+\s*,\s*\w+\s*:)|\bur[\"']|`\w+`|\b0[0-7]+\b|\d+L\b",
     re.MULTILINE,
 )
+
+
+# A web page saved as .py (GitHub's page of a file instead of its raw text): not Python 2.
+_MARKUP = re.compile(r"\A\s*(?:<!--|<(?:!doctype\s+html|html|\?xml|head|body|svg)(?=[\s>/]))", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,11 @@ def parse(text: str) -> cst.Module:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as error:
         line, column = error.raw_line, error.raw_column
+        if _MARKUP.match(text):
+            raise SkipFile(Finding(Location(1, 0), "MIG001",
+                                   "not Python source: an HTML/XML page saved under a .py name; file skipped",
+                                   "save the raw file instead of the web page showing it (on GitHub: the Raw "
+                                   "button, raw.githubusercontent.com), then migrate again"))
         if _PYTHON2.search(text):
             raise SkipFile(Finding(Location(line, column), "MIG002", "Python 2 source; file skipped",
                                    "convert it to Python 3 first (e.g. with `pyupgrade` or `2to3`), then migrate"))
@@ -246,7 +256,22 @@ def migrate_text(text: str, filename: str = "<string>", verify: bool = False,
 
     `prefilter=False` always runs the libcst pipeline (tests compare both paths)."""
     tree = python_tree(text)
-    return _migrate(Surveyed(text, tf2_marker(text, tree), tree), filename, verify, prefilter)
+    bindings = tuple(star_bindings(tree, filename)) if "import *" in text else ()
+    if not bindings:
+        return _migrate(Surveyed(text, tf2_marker(text, tree), tree), filename, verify, prefilter)
+    text = bound_text(text, list(bindings))
+    tree = python_tree(text)
+    migrated, findings = _migrate(Surveyed(text, tf2_marker(text, tree), tree, bindings), filename, verify, prefilter)
+    return _unbound(migrated, bindings), findings
+
+
+def _unbound(migrated: str, bindings: tuple) -> str:
+    """The output without the imports a star import stood for (star_imports.py)."""
+    out = unbound_text(migrated, list(bindings))
+    if out is None:
+        raise SkipFile(Finding(Location(1, 0), "MIG004", "the rewrite changed the import a star import stood for",
+                               "please report this file; it was left unchanged"))
+    return out
 
 
 @dataclass(frozen=True)
@@ -257,6 +282,8 @@ class Surveyed:
     text: str
     marker: tuple[str, int] | None
     tree: ast.Module | None
+    # imports appended to star import lines, which bind names the file uses (star_imports.py)
+    star_bindings: tuple = ()
 
     @property
     def pipeline(self) -> tuple:
@@ -309,7 +336,8 @@ def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | No
     """The result of a Python file when it is known without libcst (no TensorFlow word at all, or
     the pre-filter clears it); else what the full pipeline needs of the survey (None: the file
     does not decode, the full path reports it)."""
-    if not _TRIGGER.search(data):
+    star = b"import *" in data
+    if not star and not _TRIGGER.search(data):
         return FileResult(path, data, None)
     try:
         decoded = decode(data)
@@ -317,7 +345,13 @@ def survey(data: bytes, path: str) -> FileResult | tuple[Decoded, Surveyed] | No
         return None
     text = decoded.text
     tree = python_tree(text)
-    source = Surveyed(text, tf2_marker(text, tree), tree)
+    bindings = tuple(star_bindings(tree, path)) if star else ()
+    if bindings:
+        text = bound_text(text, list(bindings))
+        tree = python_tree(text)
+    elif not _TRIGGER.search(data):
+        return FileResult(path, data, None)
+    source = Surveyed(text, tf2_marker(text, tree), tree, bindings)
     if nothing_to_do(text, source.pipeline, source.tree):
         if source.tree is None:
             return decoded, source  # the full path reports why
@@ -347,6 +381,8 @@ def migrate_bytes(data: bytes, path: str, surveyed: tuple[Decoded, Surveyed] | N
             surveyed = decoded, Surveyed(decoded.text, tf2_marker(decoded.text, tree), tree)
         decoded, source = surveyed
         migrated, findings = _migrate(source, path, prefilter=False)
+        if source.star_bindings:
+            migrated = _unbound(migrated, source.star_bindings)
     except SkipFile as skip:
         return FileResult(path, data, None, (skip.finding,), skipped=True)
     new = encode(migrated, decoded) if migrated != decoded.text else None
