@@ -40,7 +40,6 @@ from bench.core_summary import BASELINES, IMPLS, summarize
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RESULTS_FILE = REPO_ROOT / "bench" / "results" / "core.json"
-TF115_PYTHON = REPO_ROOT / ".oracle" / "tf115" / "bin" / "python"
 CURRENT_TF_IMPLS = ("bridge", "tf2_loop", "keras_fit")
 
 # Failures of a baseline that are not ours, recognised in the run's stderr and named in the JSON.
@@ -60,13 +59,22 @@ def load_average() -> float:
     return os.getloadavg()[0]
 
 
+def tf115_python() -> Path:
+    """TF 1.15's interpreter, found where verify finds it (verify/oracles.py: $ESTIMATOR_BRIDGE_ORACLES,
+    the checkout's .oracle, the cache folder)."""
+    from verify.oracles import OracleUnavailable, located
+
+    try:
+        return located("tf115")
+    except OracleUnavailable as error:
+        raise SystemExit(str(error)) from None
+
+
 def run_workload(impl: str, replicas: int, steps_per_loop: int, steps: int) -> dict:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
     if impl == "tf115":
-        if not TF115_PYTHON.exists():
-            raise SystemExit(f"oracle A is missing at {TF115_PYTHON}; run `make oracle-a` first.")
         env.pop("PYTHONPATH", None)
-        command = [str(TF115_PYTHON), str(REPO_ROOT / "bench" / "tf115_workload.py")]
+        command = [str(tf115_python()), str(REPO_ROOT / "bench" / "tf115_workload.py")]
     else:
         command = [sys.executable, "-m", "bench.core_workloads", impl, "--replicas", str(replicas)]
     command += ["--steps-per-loop", str(steps_per_loop), "--steps", str(steps)]

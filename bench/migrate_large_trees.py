@@ -43,11 +43,14 @@ import libcst as cst
 
 from bench import migrate_docs
 from bench.migrate_docs import problem_count
+from verify import oracles
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RESULTS_FILE = REPO_ROOT / "bench" / "results" / "migrate_large_trees.json"
 VENV_SITE = REPO_ROOT / ".venv" / "lib" / "python3.11" / "site-packages"
-TF115_SITE = REPO_ROOT / ".oracle" / "tf115" / "lib" / "python3.7" / "site-packages"
+# TF 1.15's sources, in its oracle found as verify finds it (verify/oracles.py); the checkout's when none is built.
+TF115_SITE = ((oracles.locate("tf115") or oracles.interpreter(oracles.CHECKOUT_ORACLES / "tf115")).parents[1]
+              / "lib" / "python3.7" / "site-packages")
 TREES = {  # smallest first, so that an interrupted run has measured the most trees
     "tensorflow_estimator": TF115_SITE / "tensorflow_estimator",
     "keras": VENV_SITE / "keras",

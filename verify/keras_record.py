@@ -48,6 +48,13 @@ MISMATCH = "start_mismatch.txt"
 PREDICT_VALUES = 256  # first values of each predict() result kept
 SKIPPED_LOG_KEYS = ("batch", "size")
 SAME = 1e-6  # relative: a logged batch value equal to the epoch's (a running mean)
+# Model methods wrapped -> the wrapper. TF 1.15's fit_generator/evaluate_generator/predict_generator
+# do not go through fit/evaluate/predict (TF 2.x's do: the nested call is not recorded twice);
+# load_weights gives a model the program's own weights (a stateful prediction model loading what
+# training saved), which the oracle's start weights must not replace.
+WRAPPED = {"fit": "fit", "fit_generator": "fit", "evaluate": "evaluate", "evaluate_generator": "evaluate",
+           "predict": "predict", "predict_generator": "predict", "load_weights": "load_weights"}
+CALLBACKS_POSITION = {"fit": 5, "fit_generator": 4}  # fit(x, y, batch_size, epochs, verbose, callbacks, ...)
 
 
 class StartMismatch(RuntimeError):
@@ -138,7 +145,7 @@ class Recorder(object):
             os.makedirs(self.folder)
         owners = []
         for klass in classes:
-            for method in ("fit", "evaluate", "predict"):
+            for method in WRAPPED:
                 owner = next((k for k in klass.__mro__ if method in vars(k)), None)
                 if owner is not None and (owner, method) not in owners:
                     owners.append((owner, method))
@@ -146,7 +153,7 @@ class Recorder(object):
             original = vars(owner)[method]
             if getattr(original, "_verify_recorded", False):
                 continue
-            wrapped = getattr(self, "_wrap_" + method)(original)
+            wrapped = getattr(self, "_wrap_" + WRAPPED[method])(original, method)
             wrapped._verify_recorded = True
             setattr(owner, method, wrapped)
         self.callback_base = self._callback_base()
@@ -185,8 +192,20 @@ class Recorder(object):
         return keras.callbacks.Callback
 
     # --- wrappers ----------------------------------------------------------------------------
-    def _wrap_fit(self, original):
+    def _wrap_load_weights(self, original, method):
         recorder = self
+
+        def load_weights(model, *args, **kwargs):
+            result = original(model, *args, **kwargs)
+            if not recorder.depth:
+                recorder.started.add(recorder.model_index(model))  # its weights are the program's own
+            return result
+
+        return load_weights
+
+    def _wrap_fit(self, original, method):
+        recorder = self
+        position = CALLBACKS_POSITION[method]
 
         def fit(model, *args, **kwargs):
             if recorder.depth:
@@ -196,9 +215,9 @@ class Recorder(object):
                 index = recorder.model_index(model)
                 recorder.begin(model, index)
                 callback = recorder.callback(model, index)
-                if len(args) > 5:  # fit(x, y, batch_size, epochs, verbose, callbacks, ...)
+                if len(args) > position:
                     args = list(args)
-                    args[5] = list(args[5] or []) + [callback]
+                    args[position] = list(args[position] or []) + [callback]
                 else:
                     kwargs["callbacks"] = list(kwargs.get("callbacks") or []) + [callback]
                 history = original(model, *args, **kwargs)
@@ -210,7 +229,7 @@ class Recorder(object):
 
         return fit
 
-    def _wrap_evaluate(self, original):
+    def _wrap_evaluate(self, original, method):
         recorder = self
 
         def evaluate(model, *args, **kwargs):
@@ -235,7 +254,7 @@ class Recorder(object):
 
         return evaluate
 
-    def _wrap_predict(self, original):
+    def _wrap_predict(self, original, method):
         recorder = self
 
         def predict(model, *args, **kwargs):

@@ -1,6 +1,7 @@
 """Run a Jupyter notebook's code cells as one program, with papermill-style parameters.
 
     python verify/notebook_script.py NOTEBOOK.ipynb [--name=value ...]
+    python verify/notebook_script.py SCRIPT.py [ARGUMENT ...]
 
 Kaggle and Colab notebooks take no command line. As papermill does, the cell tagged
 `parameters` holds their defaults (`MODEL_DIR = "/kaggle/working"`), and each `--name=value`
@@ -28,6 +29,10 @@ a tiny run that is not tiny. ``{model_dir}`` in CODE is the run's folder.
 runs, like Colab's /content; verify gives each run its own) and records what its Keras `fit`,
 `evaluate` and `predict` did into DIR/keras_record (verify/keras_record.py); `--keras-start
 FILE` starts each model from the weights the oracle recorded there.
+
+A Keras script with no model_dir (tensorflow/tpu's keras_colab/shakespeare_lstm.py) runs the same
+way: its text is one cell (no IPython lines), its arguments its `sys.argv`, its folder first on
+`sys.path`, the overrides (no --skip-cell) and the Keras recorder as for a notebook.
 
 Runs inside every oracle (Python 3.7 + TF 1.15 too): standard library only, run by file path.
 """
@@ -157,10 +162,12 @@ def _statement_end(node, lines):
     return end
 
 
-def _with_insertions(source, after, used):
-    """`source` with each `after` code inserted after every module-level statement binding its name."""
-    if not after:
-        return source
+def _with_insertions(source, after, used, into=None):
+    """`source` with each `after` code inserted after every module-level statement binding its name;
+    with `into` (the same lines before IPython lines became Python), inserted into those lines."""
+    target = source if into is None else into
+    if not after or len(target.split("\n")) != len(source.split("\n")):
+        return target
     lines = source.split("\n")
     inserts = {}
     for node in _module_level_statements(ast.parse(source).body):
@@ -172,39 +179,39 @@ def _with_insertions(source, after, used):
                 text = "\n".join(indent + line for line in code.split("\n"))
                 inserts.setdefault(_statement_end(node, lines), []).append(text)
     out = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(target.split("\n"), 1):
         out.append(line)
         out.extend(inserts.get(number, []))
     return "\n".join(out)
 
 
-def program_of(notebook, arguments, overrides=None):
-    """The notebook's Python as one module, parameters injected after the `parameters` cell and
-    the overrides applied (module docstring); SystemExit naming an override that matches nothing."""
+def script_program(text, overrides=None):
+    """A Keras script's Python with the overrides applied, as one cell (no IPython lines: a script's
+    line that starts with `%` continues an expression)."""
+    [(_, python, _)] = _overridden_cells([{"cell_type": "code", "source": text}], overrides, ipython=False)
+    return python + "\n"
+
+
+def _overridden_cells(cells, overrides, ipython=True):
+    """[(cell number, its Python, its own text)] of the code cells that run, with the overrides
+    applied (skips, replacements, insertions); SystemExit naming an override that matches nothing."""
     overrides = overrides or {}
     after = [tuple(pair) for pair in overrides.get("after", [])]
     skips = list(overrides.get("skip_cells", []))
     replaces = [tuple(pair) for pair in overrides.get("replace", [])]
-    replaced = set()
-    cells = [cell for cell in notebook["cells"] if cell.get("cell_type") == "code"]
-    tagged = [index for index, cell in enumerate(cells)
-              if "parameters" in cell.get("metadata", {}).get("tags", [])]
-    if arguments and not tagged:
-        raise SystemExit("the notebook has no cell tagged 'parameters' to take %s" % arguments)
-    chunks, used, skipped = [], set(), set()
-    for index, cell in enumerate(cells):
+    kept, used, replaced, skipped = [], set(), set(), set()
+    for number, cell in enumerate(cells):
         source = _cell_source(cell)
         matched = [text for text in skips if text in source]
         if matched:
             skipped.update(matched)
             continue
-        for index, (old, new) in enumerate(replaces):
+        for which, (old, new) in enumerate(replaces):
             if old in source:
-                replaced.add(index)
+                replaced.add(which)
                 source = source.replace(old, new)
-        chunks.append(_with_insertions(_python_lines(source), after, used))
-        if tagged and index == tagged[0]:
-            chunks.append(_parameter_lines(arguments, _assigned_names(chunks[-1])))
+        python = _python_lines(source) if ipython else source
+        kept.append((number, _with_insertions(python, after, used), _with_insertions(python, after, set(), source)))
     unused = [name for index, (name, _) in enumerate(after) if index not in used]
     if unused:
         raise SystemExit("override of %s: the notebook never binds %s at module level (an assignment, def, "
@@ -217,7 +224,54 @@ def program_of(notebook, arguments, overrides=None):
     missing = [text for text in skips if text not in skipped]
     if missing:
         raise SystemExit("--skip-cell %s: no code cell contains it" % ", ".join(repr(text) for text in missing))
+    return kept
+
+
+def program_of(notebook, arguments, overrides=None):
+    """The notebook's Python as one module, parameters injected after the `parameters` cell and
+    the overrides applied (module docstring); SystemExit naming an override that matches nothing."""
+    cells = [cell for cell in notebook["cells"] if cell.get("cell_type") == "code"]
+    tagged = [index for index, cell in enumerate(cells)
+              if "parameters" in cell.get("metadata", {}).get("tags", [])]
+    if arguments and not tagged:
+        raise SystemExit("the notebook has no cell tagged 'parameters' to take %s" % arguments)
+    chunks = []
+    for number, python, _ in _overridden_cells(cells, overrides):
+        chunks.append(python)
+        if tagged and number == tagged[0]:
+            chunks.append(_parameter_lines(arguments, _assigned_names(python)))
     return "\n\n".join(chunks) + "\n"
+
+
+# Stands for the run's folder in a program the overrides were applied to before migration
+# (`{model_dir}` of an override's code would not parse there); replaced when the program runs.
+MODEL_DIR_MARKER = "__verify_model_dir__"
+
+
+def overridden_notebook(notebook, overrides):
+    """The notebook with the overrides applied to its code cells (skipped cells left out, IPython
+    lines kept), as the user would have edited it: what the migrated side migrates, so that an
+    override written against the user's program means the same on every side."""
+    overrides = _filled(overrides, MODEL_DIR_MARKER)
+    cells = [cell for cell in notebook["cells"] if cell.get("cell_type") == "code"]
+    kept = dict((number, text) for number, _, text in _overridden_cells(cells, overrides))
+    out, number = dict(notebook), 0
+    out["cells"] = []
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") != "code":
+            out["cells"].append(cell)
+            continue
+        if number in kept:
+            changed = dict(cell)
+            changed["source"] = kept[number]
+            out["cells"].append(changed)
+        number += 1
+    return out
+
+
+def overridden_script(text, overrides):
+    """A Keras script with the overrides applied (see overridden_notebook)."""
+    return script_program(text, _filled(overrides, MODEL_DIR_MARKER))
 
 
 class _Stub(types.ModuleType):
@@ -254,6 +308,46 @@ class _Stub(types.ModuleType):
 
     def __bool__(self):
         return False
+
+    def __mro_entries__(self, bases):
+        """As a base class (`class Wrapper(sklearn.base.BaseEstimator)`, Keras 3's scikit-learn
+        wrappers at `import tensorflow`): a do-nothing class of the stub's name."""
+        return (_stub_class(self.__name__),)
+
+    def __instancecheck__(self, instance):
+        return False
+
+    def __subclasscheck__(self, subclass):
+        return False
+
+
+class _StubType(type):
+    """The class of a stub base class: its class attributes are stubs too."""
+
+    def __getattr__(cls, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return _Stub(cls.__qualname__ + "." + name)
+
+
+_STUB_CLASSES = {}
+
+
+def _stub_class(name):
+    """One class per stubbed name, so a class named twice as a base is one class."""
+    if name not in _STUB_CLASSES:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __getattr__(self, attribute):
+            if attribute.startswith("__") and attribute.endswith("__"):
+                raise AttributeError(attribute)
+            return _Stub(name + "()." + attribute)
+
+        klass = _StubType(name.rsplit(".", 1)[-1], (object,), {"__init__": __init__, "__getattr__": __getattr__})
+        klass.__qualname__ = name
+        _STUB_CLASSES[name] = klass
+    return _STUB_CLASSES[name]
 
 
 class _StubFinder(object):
@@ -294,7 +388,7 @@ def _with_recorder_calls(program):
     lines = program.split("\n")
     inserts = {}
     for node in _module_level_statements(ast.parse(program).body):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and getattr(node, "module", None) != "__future__":
             inserts.setdefault(_statement_end(node, lines), []).append(" " * node.col_offset + RECORDER_CALL)
     out = []
     for number, line in enumerate(lines, 1):
@@ -311,6 +405,14 @@ def _load_recorder():
     return module
 
 
+def _own_folder_first(folder):
+    """The script's folder first on sys.path, as `python SCRIPT` has it; this runner's own folder
+    (verify/, whose harvest.py, program.py... a script's imports must not find) off it."""
+    mine = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != mine]
+    sys.path.insert(0, folder)
+
+
 def _options(argv):
     """(options, notebook path, notebook arguments) from [--model-dir D] [--overrides F] [--keras-start F] NB ..."""
     options = {}
@@ -320,26 +422,32 @@ def _options(argv):
             raise SystemExit("%s needs a value" % argv[0])
         options[argv[0][2:]] = argv[1]
         argv = argv[2:]
-    if not argv or not argv[0].endswith(".ipynb"):
+    if not argv or not argv[0].endswith((".ipynb", ".py")):
         raise SystemExit("usage: python notebook_script.py [--model-dir DIR] [--overrides FILE] "
-                         "[--keras-start FILE] NOTEBOOK.ipynb [--name=value ...]")
+                         "[--keras-start FILE] NOTEBOOK.ipynb [--name=value ...] | SCRIPT.py [ARGUMENT ...]")
     return options, argv[0], argv[1:]
 
 
 def main(argv):
     options, path, arguments = _options(argv)
     path = os.path.abspath(path)
-    with open(path, encoding="utf-8") as handle:
-        notebook = json.load(handle)
     model_dir = options.get("model-dir")
     overrides = {}
     if "overrides" in options:
         with open(options["overrides"], encoding="utf-8") as handle:
             overrides = _filled(json.load(handle), os.path.abspath(model_dir) if model_dir else None)
-    program = program_of(notebook, arguments, overrides)
+    with open(path, encoding="utf-8") as handle:
+        if path.endswith(".py"):  # a Keras script: its arguments are its own command line
+            program = script_program(handle.read(), overrides)
+            _own_folder_first(os.path.dirname(path))
+            argv = [path] + list(arguments)
+        else:
+            program = program_of(json.load(handle), arguments, overrides)
+            argv = [path]
     namespace = {"__name__": "__main__", "__file__": path}
     if model_dir:
         model_dir = os.path.abspath(model_dir)
+        program = program.replace(MODEL_DIR_MARKER, model_dir)
         start = options.get("keras-start")
         recorder = _load_recorder().Recorder(model_dir, os.path.abspath(start) if start else None)
         program = _with_recorder_calls(program)
@@ -353,7 +461,7 @@ def main(argv):
     script = f"{path}.script.py"
     linecache.cache[script] = (len(program), None, program.splitlines(True), script)
     code = compile(program, script, "exec")
-    sys.argv = [path]
+    sys.argv = argv
     try:
         exec(code, namespace)  # noqa: S102 - running the user's notebook is the point
     except Exception:  # printed here: the interpreter's own printer reads source lines from disk

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -81,6 +83,19 @@ def locate(name: str) -> Path | None:
         if is_built(recipe, root):
             return interpreter(root)
     return None
+
+
+def located(name: str) -> Path:
+    """The interpreter of built oracle `name`, looked for as verify does (candidate_roots), for
+    every tool that runs an oracle (`make bench`, the large-tree benchmark); OracleUnavailable
+    naming the places looked at and the command that builds it."""
+    found = locate(name)
+    if found is None:
+        raise OracleUnavailable(
+            f"oracle {name} ({RECIPES[name].runs}) is not built (looked in "
+            f"{', '.join(str(root) for root in candidate_roots(name))}); build it once with "
+            f"`python -m verify.oracles ensure {name}` (or `make oracles` in a checkout)")
+    return found
 
 
 def find_python(version: str) -> Path:
@@ -174,10 +189,35 @@ def ensure(name: str, root: Path | None = None, *, provision: bool = True, log=p
     return build(name, root, log=log)
 
 
+EXTRAS_LAYOUT = "prefix+pins"  # part of the extras folder's key: folders of the earlier --target layout are not reused
+
+
 def extras_folder(python: Path | str, requirements: tuple[str, ...]) -> Path:
     """Where `--with` packages for one interpreter live (outside its environment, which stays pristine)."""
-    key = hashlib.sha256("\0".join([str(python), *sorted(requirements)]).encode()).hexdigest()[:12]
+    key = hashlib.sha256("\0".join([EXTRAS_LAYOUT, str(python), *sorted(requirements)]).encode()).hexdigest()[:12]
     return cache_root().parent / "extras" / key
+
+
+def installed_pins(python: Path | str) -> list[str]:
+    """`name==version` of every distribution `python`'s environment holds (its pins, as installed)."""
+    completed = subprocess.run([str(python), "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
+                               capture_output=True, text=True, timeout=300)
+    if completed.returncode != 0:
+        raise OracleUnavailable(f"cannot list the packages of {python}: {completed.stderr[-2000:]}")
+    return sorted(f"{entry['name']}=={entry['version']}" for entry in json.loads(completed.stdout))
+
+
+def _canonical(requirement: str) -> str:
+    """A requirement's project name as pip compares them (`Scikit_Learn==1.0.2` -> `scikit-learn`)."""
+    name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return re.sub(r"[-_.]+", "-", name.group(1)).lower() if name else requirement
+
+
+def _site_packages(python: Path | str, prefix: Path) -> Path:
+    code = ("import sysconfig, sys; print(sysconfig.get_path('purelib', vars={'base': sys.argv[1], "
+            "'platbase': sys.argv[1]}))")
+    completed = subprocess.run([str(python), "-c", code, str(prefix)], capture_output=True, text=True, timeout=120)
+    return Path(completed.stdout.strip())
 
 
 def ensure_extras(python: Path | str, requirements: tuple[str, ...], *, provision: bool = True, log=print) -> Path | None:
@@ -185,24 +225,38 @@ def ensure_extras(python: Path | str, requirements: tuple[str, ...], *, provisio
 
     A program may need packages its oracle does not ship (tensorflow/tpu's hyperparameters read
     YAML): `verify --with pyyaml` installs them with that interpreter's pip into a folder of their
-    own, so the oracle itself is never modified.
+    own, so the oracle itself is never modified. What the environment already holds satisfies a
+    dependency and every installed version is a constraint (pip's `--prefix` with `-c`) but those of
+    the packages the user names (`--with absl-py==2.1.0` replaces the oracle's absl-py): with
+    `--target`, `--with 'scikit-learn==1.0.2'` also installed numpy 1.21.6 there, which shadowed TF
+    1.15's numpy 1.18.5 and stopped TF 1.15 (`Cannot convert a symbolic Tensor`, reported as VER005
+    against the program). A requirement the pins cannot satisfy is refused, naming them.
     """
     if not requirements:
         return None
     target = extras_folder(python, requirements)
     if (target / DONE).exists():
-        return target
+        return _site_packages(python, target)
     if not provision:
         raise OracleUnavailable(f"--with {' '.join(requirements)} is not installed for {python} yet and "
                                 "--no-provision forbids installing it")
-    log(f"installing {' '.join(requirements)} for {python} into {target}")
+    log(f"installing {' '.join(requirements)} for {python} into {target}, keeping its installed versions")
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    _run([python, "-m", "pip", "install", "-q", "--target", target, *requirements],
-         f"installing {' '.join(requirements)} (--with)")
+    constraints = target / "installed-pins.txt"
+    named = {_canonical(requirement) for requirement in requirements}  # a version asked for by name wins
+    constraints.write_text("\n".join(pin for pin in installed_pins(python) if _canonical(pin) not in named) + "\n")
+    argv = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--prefix", str(target),
+            "-c", str(constraints), *requirements]
+    completed = subprocess.run(argv, capture_output=True, text=True)
+    if completed.returncode != 0:
+        raise OracleUnavailable(
+            f"--with {' '.join(requirements)} cannot be installed beside {python}'s own packages (its pins, as "
+            f"installed, are constraints: {constraints}); ask for a version that works with them. pip said:\n"
+            f"{completed.stderr[-3000:]}")
     (target / DONE).write_text(" ".join(requirements) + "\n")
-    return target
+    return _site_packages(python, target)
 
 
 def _upgrade_marker(recipe: OracleRecipe, root: Path) -> None:

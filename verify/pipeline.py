@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from verify import calibration, global_step_race, oracles, unmigrated
+from verify import calibration, dead_import, global_step_race, oracles, unmigrated
 from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
@@ -269,7 +269,7 @@ class Runner:
         return harvest(python, model_dir, HARVEST_EVERYTHING, env=env)
 
     def _oracle_command(self, python: str) -> list[str]:
-        return [python, *script_command(self.program.script)]
+        return [python, *script_command(self.program.script, self.program.recorded)]
 
     def _keras_only(self, reference: dict) -> bool:
         """A Keras program that writes no checkpoint: no exact phase (its evaluate/predict after
@@ -294,7 +294,7 @@ class Runner:
             raise FileExistsError(f"work folder {self.work} is not empty; give a new --work-dir (verify never "
                                   "overwrites earlier results)")
         self.work.mkdir(parents=True, exist_ok=True)
-        if program.notebook:
+        if program.notebook:  # a notebook's or Keras script's overrides
             self.overrides_file = self.work / "notebook_overrides.json"
             self.overrides_file.write_text(json.dumps(program.notebook.as_json(), indent=1))
         python = str(oracles.ensure(oracle, provision=options.provision, log=self.progress.note))
@@ -410,6 +410,9 @@ class Runner:
                 outcome.log = str(folder / "training.log")
                 return outcome
             outcome.crashed = f"training phase: {describe_failure(error)}"
+            finding = self._codemod_finding(side, folder / "training.log")
+            if finding is not None:  # a dead import the codemod had named (MIG306...)
+                outcome.crashed += f"; the codemod reported it: {finding}"
             outcome.log = str(folder / "training.log")
             if start_files:
                 self._names_from_scratch(outcome, how, folder, oracle_runs[0])
@@ -448,6 +451,15 @@ class Runner:
         if not side.startswith("migrated") or not log.exists():
             return None
         return unmigrated.tf1_dependency(log.read_text(errors="replace"), self.work)
+
+    def _codemod_finding(self, side: str, log: Path) -> str | None:
+        """The codemod's finding for the import that stopped a migrated side (dead_import.py)."""
+        report = self.work / "migrate.log"
+        if not side.startswith("migrated") or self.program.migrated_script is not None or not log.exists() \
+                or not report.exists():
+            return None
+        return dead_import.finding_for_dead_import(log.read_text(errors="replace"), report.read_text(errors="replace"),
+                                                   self.work / "migrated" / self.program.root.name)
 
     def _exact(self, side, how, folder: Path, outcome: SideResult, reference: dict, exact_references) -> Phase:
         exact = Phase("exact", model_dir=str(folder / "exact"))

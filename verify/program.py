@@ -81,6 +81,19 @@ class Program:
         return self.script.suffix == ".ipynb"
 
     @property
+    def is_keras_script(self) -> bool:
+        """A script with no model_dir in its command line that uses Keras (tensorflow/tpu's
+        keras_colab/shakespeare_lstm.py: `keras_to_tpu_model` behind `--use_tpu`): like a notebook,
+        it runs in its run's folder with its Keras `fit`/`evaluate`/`predict` recorded."""
+        return (not self.is_notebook and "{" + MODEL_DIR + "}" not in " ".join(self.args)
+                and uses_keras(self.script))
+
+    @property
+    def recorded(self) -> bool:
+        """Runs through verify/notebook_script.py (its own folder, overrides, Keras recorded)."""
+        return self.is_notebook or self.is_keras_script
+
+    @property
     def root(self) -> Path:
         return (self.source_root or self.script.parent).resolve()
 
@@ -93,6 +106,17 @@ def _fill(arg: str, values: dict[str, str]) -> str:
     return arg.replace("{" + MODEL_DIR + "}", values[MODEL_DIR]).replace("{" + STEPS + "}", values[STEPS])
 
 
+_KERAS = re.compile(r"\bkeras\b")
+
+
+def uses_keras(script: Path) -> bool:
+    """Whether a script's text names Keras (`tf.keras`, `import keras`, `keras_to_tpu_model`)."""
+    try:
+        return bool(_KERAS.search(script.read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return False
+
+
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -103,21 +127,25 @@ def check_program(program: Program) -> None:
         raise BadProgram(f"program {script} does not exist (or is not a file)")
     if script.suffix not in (".py", ".ipynb"):
         raise BadProgram(f"program {script} is neither a .py file nor a notebook (.ipynb)")
-    if program.notebook and not program.is_notebook:
-        raise BadProgram("--set, --after, --skip-cell, --replace and --stub-module change a notebook as it runs; "
-                         f"{script.name} is a script: give it flags after --")
+    if program.notebook and not program.recorded:
+        raise BadProgram("--set, --after, --skip-cell, --replace and --stub-module change a notebook (or a Keras "
+                         f"script with no model_dir) as it runs; {script.name} is a script: give it flags after --")
+    if program.notebook.skip_cells and not program.is_notebook:
+        raise BadProgram(f"--skip-cell skips a notebook's cells; {script.name} is a script (one cell): use --replace "
+                         "or --after")
     joined = " ".join(program.args)
     used = {match.group(1) for match in _PLACEHOLDER.finditer(joined)}
     unknown = used - set(PLACEHOLDERS)
     if unknown:
         raise BadProgram(f"unknown placeholder(s) {sorted('{' + u + '}' for u in unknown)} in the program's "
                          f"arguments; verify fills only {{model_dir}} and {{steps}}")
-    if program.is_notebook:
+    if program.recorded:
         _check_notebook(program)
     elif MODEL_DIR not in used:
         raise BadProgram(
             "the program's arguments must name its model_dir as {model_dir} (e.g. --model_dir={model_dir} or "
-            "--output_dir={model_dir}): every run writes into its own fresh folder, never into yours")
+            "--output_dir={model_dir}): every run writes into its own fresh folder, never into yours (a Keras "
+            "script without a model_dir runs in a folder of its own, its fit/evaluate/predict recorded)")
     if program.steps is not None and STEPS not in used:
         raise BadProgram("--steps was given but the program's arguments have no {steps} placeholder to receive "
                          "it (e.g. --train_steps={steps})")
@@ -134,15 +162,18 @@ def check_program(program: Program) -> None:
 
 
 def _check_notebook(program: Program) -> None:
-    """A notebook's overrides must each change something; said before any run (notebook_script.py
-    says the same inside each run)."""
+    """A notebook's (or Keras script's) overrides must each change something; said before any run
+    (notebook_script.py says the same inside each run)."""
     import json
 
     from verify import notebook_script
 
     try:
-        notebook = json.loads(program.script.read_text(encoding="utf-8"))
-        notebook_script.program_of(notebook, [arg for arg in program.args], program.notebook.as_json())
+        if program.is_notebook:
+            notebook = json.loads(program.script.read_text(encoding="utf-8"))
+            notebook_script.program_of(notebook, [arg for arg in program.args], program.notebook.as_json())
+        else:
+            notebook_script.script_program(program.script.read_text(encoding="utf-8"), program.notebook.as_json())
     except SystemExit as error:
         raise BadProgram(f"{program.script.name}: {error.code}") from None
     except (ValueError, KeyError) as error:

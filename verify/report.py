@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
-from verify.judge import Judgement, first_divergence, worst_variables
+from verify.judge import Judgement, first_divergence, series_of, worst_variables
 from verify.pipeline import Phase, SideResult, VerifyResult
 
 STYLE = {"PASS": "bold green", "FAIL": "bold red", "LIMITED": "yellow", "NOT RUN": "yellow"}
@@ -96,6 +96,8 @@ def diagnosis(result: VerifyResult) -> list[str]:
             lines += [f"{prefix} {phase.name} phase: note: {note}" for note in phase.notes]
             if phase.limitation is not None:
                 lines.append(f"{prefix} {phase.name} phase not judged: {phase.limitation.message}")
+                if phase.judgement is not None:  # VER006: judged, not counted; what a side lacks still shows
+                    lines += [f"{prefix} {phase.name} phase: {line}" for line in _series_lines(phase.judgement)]
             elif phase.judgement is not None and not phase.judgement.passed:
                 lines += [f"{prefix} {phase.name} phase: {line}" for line in _judgement_diagnosis(phase.judgement)]
     return lines
@@ -124,6 +126,34 @@ def _judgement_diagnosis(judgement: Judgement) -> list[str]:
         lines.append(f"written by this side, not by the oracle ({len(judgement.unexpected)}): "
                      + ", ".join(judgement.unexpected[:SHOWN]))
     lines += list(judgement.mismatched[:SHOWN])
+    return lines
+
+
+def _named_series(where: str) -> str:
+    """A number's series as a user names it: a variable (judge.series_of), else its place without
+    the step (`scalars.loss.12` -> `scalars.loss`, `evaluation.eval.accuracy.40` -> `evaluation.eval.accuracy`)."""
+    if where.startswith("variables."):
+        return series_of(where)
+    head, _, tail = where.rpartition(".")
+    return head if head and tail.isdigit() else where
+
+
+def _grouped(places) -> str:
+    counts: dict[str, int] = {}
+    for where in places:
+        counts[_named_series(where)] = counts.get(_named_series(where), 0) + 1
+    shown = [f"{series} ({count})" for series, count in list(counts.items())[:SHOWN]]
+    more = f", ... {len(counts) - SHOWN} more" if len(counts) > SHOWN else ""
+    return f"{len(counts)} series: " + ", ".join(shown) + more
+
+
+def _series_lines(judgement: Judgement) -> list[str]:
+    """The series a side lacks or adds, by name with their count of numbers."""
+    lines = []
+    if judgement.missing:
+        lines.append("written by the oracle, missing on this side: " + _grouped(judgement.missing))
+    if judgement.unexpected:
+        lines.append("written by this side, not by the oracle: " + _grouped(judgement.unexpected))
     return lines
 
 

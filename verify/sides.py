@@ -22,6 +22,8 @@ element 0, exactly as the oracle's own run continued after writing it.
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -54,9 +56,12 @@ EMULATED_TPU_CORES = 8
 NOTEBOOK_SCRIPT = REPO_ROOT / "verify" / "notebook_script.py"
 
 
-def script_command(script: Path) -> list[str]:
-    """What runs `script` after the interpreter: itself, or the notebook runner and the notebook."""
-    return [str(NOTEBOOK_SCRIPT), str(script)] if script.suffix == ".ipynb" else [str(script)]
+def script_command(script: Path, recorded: bool | None = None) -> list[str]:
+    """What runs `script` after the interpreter: itself, or notebook_script.py and the program
+    (a notebook, or a Keras script verify records: Program.recorded)."""
+    if recorded is None:
+        recorded = script.suffix == ".ipynb"
+    return [str(NOTEBOOK_SCRIPT), str(script)] if recorded else [str(script)]
 USER_SIDES = ("runner", "migrated")  # what `verify --side` offers: how users run their code
 
 
@@ -68,7 +73,7 @@ def with_notebook_options(command: list[str], model_dir: Path, overrides: Path |
         return command
     at = command.index(str(NOTEBOOK_SCRIPT)) + 1
     options = ["--model-dir", str(model_dir)]
-    if overrides is not None:
+    if overrides is not None and "--overrides" not in command:  # not when the side brings its own
         options += ["--overrides", str(overrides)]
     if keras_start is not None:
         options += ["--keras-start", str(keras_start)]
@@ -132,6 +137,31 @@ def migrate_tree(root: Path, out_dir: Path, *, log: Path | None = None) -> Path:
     return out_dir / root.name
 
 
+def overridden_tree(program: Program, work_dir: Path) -> Path:
+    """The program's source root with the overrides applied to its notebook or script (the other
+    files linked, not copied): what the migrated side migrates. An override is written against the
+    user's program (`--replace 'tf.contrib.distribute.TPUStrategy(resolver)' ...`, a `.h5` path the
+    codemod rewrites): applied to the migrated copy's text it could match nothing, or something else."""
+    from verify import notebook_script
+
+    root, script = program.root, program.script.resolve()
+    staging = work_dir / "overridden" / root.name
+    if not staging.exists():
+        staging.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(root, staging, copy_function=os.symlink, ignore_dangling_symlinks=True,
+                        ignore=shutil.ignore_patterns(".git", "__pycache__", ".ipynb_checkpoints"))
+    copy = staging / script.relative_to(root)
+    copy.unlink(missing_ok=True)
+    text = script.read_text(encoding="utf-8")
+    overrides = program.notebook.as_json()
+    if program.is_notebook:
+        copy.write_text(json.dumps(notebook_script.overridden_notebook(json.loads(text), overrides), indent=1),
+                        encoding="utf-8")
+    else:
+        copy.write_text(notebook_script.overridden_script(text, overrides), encoding="utf-8")
+    return staging
+
+
 @dataclass(frozen=True)
 class Launch:
     """How one side starts the program: the command before its arguments, and its import path."""
@@ -154,20 +184,25 @@ def launch(side: str, program: Program, work_dir: Path) -> Launch:
     if side == "runner":
         # A notebook runs as notebook_script.py under the runner: its cells' `import tensorflow`
         # gets the runner's TF1 namespace like a script's.
-        return Launch([sys.executable, "-m", "estimator_bridge.run", *script_command(script)], [*paths, REPO_ROOT])
+        return Launch([sys.executable, "-m", "estimator_bridge.run", *script_command(script, program.recorded)], [*paths, REPO_ROOT])
     if side in ("migrated", "migrated_tpu"):
         interpreter = [sys.executable] if side == "migrated" else [
             sys.executable, "-m", "estimator_bridge.tpu_emulation", "--cores", str(EMULATED_TPU_CORES)]
         if program.migrated_script is not None:
-            return Launch([*interpreter, *script_command(program.migrated_script.resolve())],
+            return Launch([*interpreter, *script_command(program.migrated_script.resolve(), program.recorded)],
                           [*paths, REPO_ROOT])
         root = program.root
         migrated_root = work_dir / "migrated" / root.name
         if not migrated_root.exists():
-            migrated_root = migrate_tree(root, work_dir / "migrated", log=work_dir / "migrate.log")
+            migrated_root = migrate_tree(overridden_tree(program, work_dir) if program.notebook else root,
+                                         work_dir / "migrated", log=work_dir / "migrate.log")
         moved = [migrated_root / p.relative_to(root) if p.is_relative_to(root) else p for p in paths]
-        return Launch([*interpreter, *script_command(migrated_root / script.relative_to(root))],
-                      [*moved, REPO_ROOT])
+        command = script_command(migrated_root / script.relative_to(root), program.recorded)
+        if program.notebook:  # applied before migrating: only the stubs act at run time
+            stubs = work_dir / "migrated_overrides.json"
+            stubs.write_text(json.dumps({"stub_modules": list(program.notebook.stub_modules)}))
+            command = [command[0], "--overrides", str(stubs), *command[1:]]
+        return Launch([*interpreter, *command], [*moved, REPO_ROOT])
     raise SideUnavailable(f"unknown side {side!r}; sides: {sorted(SIDES)}")
 
 

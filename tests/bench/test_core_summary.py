@@ -1,5 +1,7 @@
 """The core benchmark's summary: medians with spread, paired per-repeat ratios, rotation."""
 
+import pytest
+
 from bench import core_bench
 from bench.core_summary import paired_ratios, spread, summarize
 
@@ -59,3 +61,19 @@ def test_in_process_ratios_are_summarized_per_cell_over_repeats():
     assert one["bridge_over_tf2_loop_in_process"] == {"median": 1.00, "min": 0.98, "max": 1.02,
                                                       "n": 3}
     assert eight["bridge_over_tf2_loop_in_process"]["n"] == 0
+
+
+def test_the_tf115_oracle_is_found_where_verify_finds_it(tmp_path, monkeypatch):
+    """Issue 29: `make bench` looked only in the checkout's .oracle/ and stopped with "run `make
+    oracle-a`" while verify's own lookup ($ESTIMATOR_BRIDGE_ORACLES, the checkout, the cache folder)
+    held one. Both now ask verify/oracles.py."""
+    from verify import oracles
+
+    built = oracles.locate("tf115")
+    assert built is not None, "the tf115 oracle is not built: make oracles"
+    (tmp_path / "tf115").symlink_to(built.parents[1])
+    monkeypatch.setenv(oracles.ORACLES_ENV_VARIABLE, str(tmp_path))
+    assert core_bench.tf115_python() == tmp_path / "tf115" / "bin" / "python" == oracles.locate("tf115")
+    monkeypatch.setattr(oracles, "candidate_roots", lambda name: [tmp_path / "nowhere" / name])
+    with pytest.raises(SystemExit, match="python -m verify.oracles ensure tf115"):
+        core_bench.tf115_python()

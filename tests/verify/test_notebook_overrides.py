@@ -6,8 +6,10 @@ real notebooks rarely tag a `parameters` cell.
 """
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -120,3 +122,76 @@ def test_overrides_are_refused_for_a_script(tmp_path):
 
 def test_a_notebook_needs_no_model_dir_placeholder(tmp_path):
     check_program(Program(script=_notebook(tmp_path, "import tensorflow as tf"), args=()))
+
+
+def test_a_stubbed_module_s_classes_can_be_subclassed(tmp_path):
+    """Issue 29: `--stub-module sklearn` stopped `import tensorflow` on current TensorFlow: Keras 3
+    subclasses scikit-learn's classes (`class TargetReshaper(TransformerMixin, BaseEstimator)`), and
+    a stub could not be a base class (`TypeError: _Stub.__init__() takes from 1 to 2 positional
+    arguments but 4 were given`)."""
+    path = _notebook(tmp_path,
+                     "import json\nimport sklearn.base\nfrom sklearn.base import BaseEstimator, ClassifierMixin",
+                     "class Wrapper(ClassifierMixin, BaseEstimator):\n    def __init__(self, units=1):\n"
+                     "        super().__init__()\n        self.units = units\n"
+                     "class Again(sklearn.base.BaseEstimator):\n    pass\n"
+                     "wrapper = Wrapper(units=3)\n"
+                     "print(json.dumps([wrapper.units, isinstance(wrapper, sklearn.base.BaseEstimator),\n"
+                     "                  issubclass(Again, BaseEstimator), Again.__mro__[1] is Wrapper.__mro__[2]]))")
+    completed = _run(tmp_path, path, NotebookOverrides(stub_modules=("sklearn",)))
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == [3, False, False, True]
+
+
+@pytest.mark.slow
+def test_keras_3_imports_with_scikit_learn_stubbed(tmp_path):
+    path = _notebook(tmp_path, "import tensorflow as tf\nprint(tf.keras.layers.Dense.__name__)")
+    completed = _run(tmp_path, path, NotebookOverrides(stub_modules=("sklearn",)))
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert completed.stdout.strip().splitlines()[-1] == "Dense"
+
+
+TPU_COLAB = (
+    "import json\nimport tensorflow as tf",
+    "resolver = tf.contrib.cluster_resolver.TPUClusterResolver('grpc://10.0.0.1:8470')\n"
+    "tf.contrib.distribute.initialize_tpu_system(resolver)",
+    "strategy = tf.contrib.distribute.TPUStrategy(resolver)",
+    "WEIGHTS = '/tmp/sine.h5'\nprint(json.dumps([type(strategy).__name__, WEIGHTS]))",
+)
+
+
+@pytest.mark.slow
+def test_overrides_are_applied_to_the_original_before_it_is_migrated(tmp_path):
+    """Issue 29: `--replace 'tf.contrib.distribute.TPUStrategy(resolver)' 'tf.distribute.get_strategy()'`
+    stopped the migrated side ("no code cell that runs contains it"): it was matched against the
+    migrated copy, whose text the codemod had rewritten. An override is written against the user's
+    program and means the same on every side: applied to the original, then migrated."""
+    from verify.sides import launch, with_notebook_options
+
+    source = tmp_path / "src"
+    source.mkdir()
+    path = _notebook(source, *TPU_COLAB)
+    before = path.read_text()
+    overrides = NotebookOverrides(
+        after=(("WEIGHTS", "WEIGHTS = '{model_dir}/sine.h5'"),),
+        skip_cells=("initialize_tpu_system",),
+        replace=(("tf.contrib.distribute.TPUStrategy(resolver)", "tf.distribute.get_strategy()"),),
+        stub_modules=("matplotlib",))
+    program = Program(script=path, args=(), notebook=overrides)
+    check_program(program)
+    work = tmp_path / "work"
+    work.mkdir()
+    how = launch("migrated", program, work)
+    migrated = nbformat.reads(Path(how.command[-1]).read_text(), as_version=4)
+    code = "\n".join(cell.source for cell in migrated.cells)
+    assert "tf.distribute.get_strategy()" in code and "initialize_tpu_system" not in code
+    assert path.read_text() == before  # the user's notebook is only read
+    spec = work / "notebook_overrides.json"  # what the pipeline gives every side
+    spec.write_text(json.dumps(overrides.as_json()))
+    model_dir = tmp_path / "run"
+    command = with_notebook_options(how.command, model_dir, spec)
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                               env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, how.python_path))})
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    strategy, weights = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert weights == f"{model_dir}/sine.h5"
+    assert strategy == type(__import__("tensorflow").distribute.get_strategy()).__name__
