@@ -44,6 +44,7 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.xavier_initializer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
     "compat.contrib_helpers.get_data_files", "compat.contrib_helpers.filter_variables",
+    "compat.contrib_learn.replace_monitors_with_hooks",
     # tf.contrib.framework's variable functions (TF 1.15's code, oracle-tested)
     *(f"compat.contrib_variables.{name}" for name in (
         "variable", "model_variable", "local_variable", "global_variable", "add_model_variable",

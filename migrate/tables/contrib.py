@@ -148,6 +148,13 @@ CONTRIB = {
     # [0, 0, 0, 255]; TF 1.15's contrib scaled them to [1, 64, 128, 255]) and writes a tensor
     # summary, not TF1's encoded image. TF 2.21 still has contrib's own function.
     "tensorflow.contrib.summary.image": Replacement("estimator_bridge.compat.contrib_reexports.summary_image"),
+    # functional_rnn had dynamic_rnn's interface and recurrence (a functional While loop): measured on
+    # TF 1.15, the same outputs, states and variable names (rnn/lstm_cell/kernel); its reverse= and use_tpu=
+    # have no dynamic_rnn counterpart, and dynamic_rnn's sixth parameter is parallel_iterations.
+    "tensorflow.contrib.recurrent.functional_rnn": Replacement(
+        "tensorflow.compat.v1.nn.dynamic_rnn", unsupported_kwargs=("use_tpu", "reverse"),
+        signature=("cell", "inputs", "sequence_length", "initial_state", "dtype", "time_major", "scope",
+                   "use_tpu", "reverse"), positional=5),
     "tensorflow.contrib.summary.audio": Replacement(
         "tensorflow.summary.audio", rename_kwargs={"tensor": "data"}, unsupported_kwargs=("family",),
         signature=("name", "tensor", "sample_rate", "max_outputs", "family", "step"), positional=3),

@@ -24,6 +24,9 @@ ESTIMATOR = {
     # contrib.learn's third mode was INFER = "infer": the string tf.estimator's PREDICT holds
     # (tensorflow/nmt's `mode == tf.contrib.learn.ModeKeys.INFER`; was a broken ModeKeys.INFER).
     "tensorflow.contrib.learn.ModeKeys.INFER": Replacement("estimator_bridge.ModeKeys.PREDICT"),
+    # tensor2tensor's trainer_lib passed its hooks through it (estimator_bridge/compat/contrib_learn.py)
+    **{f"tensorflow.contrib.learn.{path}monitors.replace_monitors_with_hooks": Replacement(
+        "estimator_bridge.compat.contrib_learn.replace_monitors_with_hooks") for path in ("", "python.learn.")},
     # TF 1.15's AsyncCheckpointSaverHook takes CheckpointSaverHook's arguments and writes the same
     # checkpoints at the same steps, from a thread; the bridge saves at loop boundaries itself.
     "tensorflow.contrib.tpu.AsyncCheckpointSaverHook": Replacement("estimator_bridge.CheckpointSaverHook"),

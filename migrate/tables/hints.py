@@ -47,8 +47,12 @@ HINTS = {
                                               "call google.colab.auth.authenticate_user())",
     "tensorflow.contrib.opt.AdamWOptimizer": "tf.keras.optimizers.AdamW (Keras optimizer: not a drop-in for "
                                              "tf.compat.v1 train_ops), or keep this file on TensorFlow 1.15",
-    "tensorflow.contrib.quantize": "tfmot.quantization.keras.quantize_model (tensorflow-model-optimization; "
-                                   "Keras models only)",
+    "tensorflow.contrib.quantize": (
+        "nothing rewrites a graph in TF 2: contrib.quantize's create_training_graph/create_eval_graph inserted "
+        "fake-quantization ops into the TF1 graph for 8-bit TFLite models; quantization-aware training is now "
+        "tfmot.quantization.keras.quantize_model(keras_model) (tensorflow-model-optimization, Keras models "
+        "only), post-training quantization tf.lite.TFLiteConverter with optimizations=[tf.lite.Optimize.DEFAULT]; "
+        "without a TFLite export, drop the calls (the model then trains in float, as without them)"),
     "tensorflow.contrib.model_pruning": "tfmot.sparsity.keras.prune_low_magnitude (tensorflow-model-optimization; "
                                         "Keras models only)",
     "tensorflow.contrib.seq2seq": "tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written "
@@ -65,6 +69,11 @@ HINTS = {
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
     "tensorflow.contrib.learn.datasets": "tf.keras.datasets",
     "tensorflow.contrib.recurrent": _RNN,
+    "tensorflow.contrib.recurrent.functional_rnn": (
+        "tf.compat.v1.nn.dynamic_rnn(cell, inputs, sequence_length=..., initial_state=..., dtype=..., "
+        "time_major=...) (functional_rnn had dynamic_rnn's interface and recurrence, built as a functional "
+        "While loop; reverse=True: dynamic_rnn on tf.reverse_sequence(inputs, sequence_length, ...) and the "
+        "outputs reversed back; use_tpu= has no counterpart)"),
     "tensorflow.contrib.distribute.AllReduceCrossDeviceOps": "tf.distribute.NcclAllReduce / "
                                                              "HierarchicalCopyAllReduce",
     # tf.contrib.learn (heldout3: cloudml-samples movielens, google/seq2seq bin/train.py)
