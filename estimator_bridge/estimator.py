@@ -446,9 +446,7 @@ class _EstimatorBase:
         per call until OutOfRange) the call that finds the data exhausted leaves the metric
         variables as they were: a traced step runs every stateful op that does not wait for the
         input (`tf.compat.v1.metrics.mean` adds a static batch size to its count), where TF1's
-        last session.run stopped at the iterator (dcgan_main.py of tensorflow/tpu: TFRecords
-        batched with drop_remainder, evaluated to the end: its mean metrics came out 4/5 of
-        TF 1.15's)."""
+        last session.run stopped at the iterator."""
         def run_loop(num_steps):
             before = (self._host_cache.snapshot() if data_steps == inputs.UNKNOWN_STEPS
                       else None)

@@ -5,7 +5,7 @@ fields with a process-wide TF2 equivalent are applied at RunConfig construction,
 that mean nothing different on TF2 are accepted, and any other field set raises
 NotImplementedError naming it (docs/arguments.md). Real programs pass mostly
 `ConfigProto(allow_soft_placement=True, log_device_placement=...)` and
-`gpu_options.allow_growth` (measured on the 82-file corpus of bench/corpus).
+`gpu_options.allow_growth`.
 """
 
 from __future__ import annotations

@@ -72,14 +72,12 @@ def check_scaffold(scaffold, where, mode=None, *, session_init=False):
     `init_fn`; any other field set raises.
 
     TF1's evaluate()/predict() restored the checkpoint with the scaffold's Saver: a Saver built
-    on `{checkpoint name: variable}` (tensorflow/tpu's EfficientNet/MnasNet/ResNet, google-research
-    UDA: `Saver(ema.variables_to_restore())`) loads the exponential moving averages into the
-    model's variables. The bridge reproduces that restore from the returned map.
+    on `{checkpoint name: variable}` (`Saver(ema.variables_to_restore())`) loads the exponential
+    moving averages into the model's variables. The bridge reproduces that restore from the
+    returned map.
 
     `session_init` is True for a TPUEstimatorSpec's scaffold_fn: TF1 called it once per graph, so
-    the ops it builds (google-research/simclr's `init_op` zeroing a head after
-    `global_variables_initializer()`, google-research/rigl's `init_fn` running a mask assigner)
-    ran only in the Session's initialisation; the bridge calls scaffold_fn in the build pass only
+    the ops it builds (an `init_op`, an `init_fn`) ran only in the Session's initialisation; the bridge calls scaffold_fn in the build pass only
     and runs them there (runtime/scaffold_init.py). An EstimatorSpec's scaffold is built by
     model_fn itself, in every traced step, where such ops would run at every step: refused.
 

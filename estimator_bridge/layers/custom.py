@@ -11,9 +11,9 @@ class reproduces that on `tf.compat.v1.get_variable` (the bridge's variable cach
 with the collections TF 1.15 filled: regularization losses in REGULARIZATION_LOSSES once per
 weight, `add_update` updates in UPDATE_OPS after each call.
 
-Used as a mixin beside a Keras class (tensorflow/tpu EfficientNet:
-`class DepthwiseConv2D(tf.keras.layers.DepthwiseConv2D, tf.layers.Layer)`), the Keras class
-comes first in the MRO and owns the object; this class then adds nothing.
+Used as a mixin beside a Keras class (`class DepthwiseConv2D(tf.keras.layers.DepthwiseConv2D,
+tf.layers.Layer)`), the Keras class comes first in the MRO and owns the object; this class then
+adds nothing.
 """
 
 from __future__ import annotations

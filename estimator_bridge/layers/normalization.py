@@ -103,9 +103,9 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
 def tf115_moments(inputs, reduction_axes, keep_dims):
     """TF 1.15's `BatchNormalization._moments`: the batch mean and (biased) variance.
 
-    A `tf.layers.BatchNormalization` subclass may override `_moments` (tensorflow/tpu's
-    EfficientNet and MnasNet `TpuBatchNormalization` average them across TPU replicas);
-    the non-fused path below then calls the override, which may call this through `super()`.
+    A `tf.layers.BatchNormalization` subclass may override `_moments` (e.g. to average them
+    across TPU replicas); the non-fused path below then calls the override, which may call this
+    through `super()`.
     """
     return tf.nn.moments(inputs, reduction_axes, keepdims=keep_dims)
 

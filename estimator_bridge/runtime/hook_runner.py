@@ -63,9 +63,8 @@ class HookRunner:
         TF1 fetched all hooks' tensors in the Session.run itself, before any after_run.
       build_graph: `(graph, ((graph variable, name), ...))` of the mode's build pass, or None.
         `begin()` runs with that graph as the default graph, as TF1 called it with the graph
-        model_fn built (the only hook method allowed to add ops to it): tensorflow/tpu
-        AmoebaNet's LoadEMAHook builds `ExponentialMovingAverage.variables_to_restore()` and a
-        Saver there, and restores it into the session in after_create_session
+        model_fn built (the only hook method allowed to add ops to it), e.g. a Saver of
+        `ExponentialMovingAverage.variables_to_restore()` restored in after_create_session
         (hook_session.py maps the Saver's graph variables to the model's).
     """
 

@@ -16,13 +16,9 @@ thread often checks `IsCancelled()` too early, sees false and sleeps for the res
 MultiDeviceIterator's per-device pipeline is built by tf.distribute, out of reach of the user's
 `tf.data.Options`.
 
-Before this module the bridge left each loop's iterator to Python: a loop kept it bound until
-its next call, and an exception kept it in its traceback's frames (a notebook keeps the last
-exception, a sweep may keep many). The iterator died whenever its last reference went: by the
-garbage collector in the middle of the next graph construction (the stall of issue 16), or at
-interpreter exit, one iterator after another.
-
-What the bridge does instead: every loop input is owned by an `OwnedInput` for exactly the
+Left to Python, a loop's iterator lives as long as its last reference (the next call's bound
+loop, an exception's traceback frames) and dies at an arbitrary moment: in the middle of the next
+graph construction, or at interpreter exit. Instead, every loop input is owned by an `OwnedInput` for exactly the
 duration of the call. When the call ends (return, any exception including KeyboardInterrupt,
 a predict generator exhausted, closed or dropped) it
 
@@ -38,11 +34,10 @@ a predict generator exhausted, closed or dropped) it
 The thread is not a daemon: Python joins it before interpreter shutdown. A daemon thread still
 inside TensorFlow's destructor when the interpreter finalises is ended by a forced unwind
 through TensorFlow's C++ frames, which aborts the process ("terminate called after throwing an
-instance of '' / FATAL: exception not rethrown", SIGABRT: seen once in the 8-replica design
-probe test). So a program that exits right after a call waits for that call's release: for
+instance of '' / FATAL: exception not rethrown", SIGABRT). So a program that exits right after a call waits for that call's release: for
 young iterators (the usual case) milliseconds; for an iterator older than a minute whose
 autotuning thread lost the wake-up, up to the rest of its period (at most 60 s), which is what
-the same exit cost before, when the iterator was destroyed during shutdown.
+destroying it during shutdown would cost anyway.
 """
 
 from __future__ import annotations

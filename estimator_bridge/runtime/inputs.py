@@ -162,9 +162,8 @@ def _check_sliced_evaluation(tpu_config, mode, deployment):
     """TPUConfig(eval_training_input_configuration=SLICED): TF 1.15 called the evaluation
     input_fn once with the global batch and split each tensor along axis 0 over the cores, which
     on one host is what PER_HOST_V1 does (the bridge's input here). Off the TPU it refused to
-    call input_fn at all (tpu_estimator.py `_call_input_fn`); that refusal is kept, so that a
-    program such as google-research/lasertagger (SLICED, use_tpu=False) trains and then fails
-    to evaluate as it did in TF 1.15."""
+    call input_fn at all (tpu_estimator.py `_call_input_fn`); that refusal is kept, so such a
+    program (SLICED, use_tpu=False) trains and then fails to evaluate, as in TF 1.15."""
     if (tpu_config.eval_training_input_configuration == InputPipelineConfig.SLICED
             and mode != "train"):
         if not deployment.tpu_semantics:

@@ -14,17 +14,16 @@ new graph. Keras 3 differs in four ways, each undone here while the bridge trace
   restart per trace (`start_graph`);
 * it builds a Model or Layer subclass that has no `build()` by running its `call` on symbolic
   inputs in a scratch graph and creating every sub-layer's weights when that ends, all under the
-  model's own name scope (EfficientNet's 64 depthwise kernels became `efficientnet-b0/model/kernel`,
-  `kernel_1`, ...): inside a bridge trace sub-layers build at their own first call, as in TF1;
+  model's own name scope (`model/kernel`, `kernel_1`, ... for every sub-layer's kernel): inside a
+  bridge trace sub-layers build at their own first call, as in TF1;
 * its `__call__` enters a layer's name scope twice (build, then call), so a container's call ran
   in `model_1/`: a layer re-enters the scope it first had under the same parent;
 * a few weights were renamed (`DepthwiseConv2D`'s `depthwise_kernel` is Keras 3's `kernel`).
 
-A Keras class mixed with `tf.layers.Layer` (tensorflow/tpu's
-`class DepthwiseConv2D(tf.keras.layers.DepthwiseConv2D, tf.layers.Layer)`) was a TF1 `tf.layers`
-layer: its weights lived in a variable scope uniquified from its name inside the variable scope of
-its first call (`efficientnet-b0/blocks_0/depthwise_conv2d/depthwise_kernel`), not in the name
-scope. Keras 3's random-number state (`SeedGenerator`, made by `Dropout`) had no TF1 counterpart:
+A Keras class mixed with `tf.layers.Layer` (`class DepthwiseConv2D(tf.keras.layers.DepthwiseConv2D,
+tf.layers.Layer)`) was a TF1 `tf.layers` layer: its weights lived in a variable scope uniquified
+from its name inside the variable scope of its first call (`net/blocks_0/depthwise_conv2d/
+depthwise_kernel`), not in the name scope. Keras 3's random-number state (`SeedGenerator`, made by `Dropout`) had no TF1 counterpart:
 it is kept out of checkpoints (`is_rng_state_request`), so TF 1.15 checkpoints restore and the
 bridge writes the same set of names.
 

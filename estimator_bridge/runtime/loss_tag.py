@@ -3,12 +3,11 @@
 TF 1.15's Estimator added `tf.summary.scalar('loss', loss)` to the training graph after model_fn
 ran (and, on TPUEstimator's CPU path, after the host_call fn ran in the same graph:
 `TPUEstimatorSpec.as_estimator_spec`), and a summary's tag was its op's name, which the graph made
-unique: a model_fn that opened a `loss` scope (google-research/bert's classifier:
-`variable_scope("loss")`) or a host_call that wrote its own `loss` (tensorflow/tpu's ResNet,
-`summary.scalar('loss', ...)` under a `loss` name scope) pushed the Estimator's series to `loss_1`.
-The bridge's summaries are not graph ops; it asks the build graph the same question instead. With
-a host_call `loss` series the two series otherwise share one tag and collide at every step both
-write (ResNet at steps 1 and 3 of 4: one value lost), and nothing keyed on TF1's `loss_1` finds it.
+unique: a model_fn that opened a `loss` scope (`variable_scope("loss")`) or a host_call that
+wrote its own `loss` summary pushed the Estimator's series to `loss_1`. The bridge's summaries are
+not graph ops; it asks the build graph the same question instead. Otherwise a host_call `loss`
+series and the Estimator's would share one tag and collide at every step both write, and nothing
+keyed on TF1's `loss_1` would find it.
 
 If a summary op named `loss` already exists (model_fn called `tf.summary.scalar('loss', ...)`),
 TF 1.15 added none; the bridge keeps writing `loss` then, as before.

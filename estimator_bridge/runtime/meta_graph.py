@@ -1,10 +1,10 @@
 """The `model.ckpt-N.meta` file TF1's Saver wrote next to every checkpoint.
 
 TF 1.15's Estimator saved a MetaGraphDef with each checkpoint (`CheckpointSaverHook`,
-`save_graph_def=True`), and real programs read those files: google-research/albert's
-run_pretraining.py and run_classifier.py copy `model.ckpt-N.{meta,index,data-*}` to
-`model.ckpt-best.*` after each evaluation (`tf.gfile.Copy` fails on a missing file), and inference
-scripts open a checkpoint with `tf.train.import_meta_graph(prefix + ".meta")` and `Saver.restore`.
+`save_graph_def=True`), and real programs read those files: some copy
+`model.ckpt-N.{meta,index,data-*}` after each evaluation (`tf.gfile.Copy` fails on a missing
+file), inference scripts open a checkpoint with `tf.train.import_meta_graph(prefix + ".meta")`
+and `Saver.restore`.
 
 The bridge runs its model_fn as traced TF 2 functions, so it has no TF1 graph of the model to
 export. What it writes is the checkpoint's own description as a TF1 graph: one `VariableV2` per

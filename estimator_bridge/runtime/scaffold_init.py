@@ -3,10 +3,9 @@
 TF1's `SessionManager.prepare_session` on a model_dir without a checkpoint ran the Scaffold's
 `init_op` (by default `global_variables_initializer()`), fed `init_feed_dict`, then called
 `init_fn(scaffold, session)`, and every step started from the values that left. Real programs
-use it to change the initial weights after the initializers ran: google-research/simclr's
-fine-tuning (`--zero_init_logits_layer`: `init_op` = zero the supervised head under
-`control_dependencies([global_variables_initializer()])`), google-research/rigl (`init_fn` runs
-the sparse mask assigner).
+use it to change the initial weights after the initializers ran (an `init_op` zeroing a head
+under `control_dependencies([global_variables_initializer()])`, an `init_fn` running a sparse
+mask assigner).
 
 The bridge has no Session in its steps, but its build pass (build.py) builds model_fn in a plain
 graph whose variables are TF1 graph variables, and computes their initial values there. So the

@@ -96,9 +96,8 @@ def writers_kept_in(keep: list):
     every loop, as the hook did between session runs. Every TF2 writer is a
     `_ResourceSummaryWriter` (the trackable one subclasses it), whichever alias created it.
 
-    The same holds for writers a model_fn opens (google-research/simclr's model.py, 2020: `writer
-    = tf2.summary.create_file_writer(model_dir)` in TRAIN, then `with tf.control_dependencies(
-    [writer.init()]), writer.as_default(): tf2.summary.scalar(...)`). In TF1's graph `init()` was
+    The same holds for writers a model_fn opens (`writer = tf2.summary.create_file_writer(...)`,
+    then `with tf.control_dependencies([writer.init()]), writer.as_default(): ...`). In TF1's graph `init()` was
     the writer's create op; TF2 has already run it eagerly (init_scope) and returns None, which
     `control_dependencies` refuses: such a writer's `init()` gives a no-op inside the trace.
 

@@ -1,8 +1,8 @@
 """Graph tensors and variables hashable by identity while a TF1 model_fn is traced.
 
-TF 1.x hashed a Tensor or Variable by identity, so TF1 model code keeps them in sets and dicts:
-tensorflow/tpu's EfficientNet/MnasNet `get_ema_vars()` returns `list(set(ema_vars))`, and TF's
-own `ExponentialMovingAverage.variables_to_restore()` runs `set(global_variables())`. TF 2.x
+TF 1.x hashed a Tensor or Variable by identity, so TF1 model code keeps them in sets and dicts
+(`list(set(ema_vars))`; TF's own `ExponentialMovingAverage.variables_to_restore()` runs
+`set(global_variables())`). TF 2.x
 raises `TypeError: Variable is unhashable` there (inside `tf.function` too). The compat runner
 switches TF1 Tensor equality on for the whole process; a migrated program has no such switch,
 and turning equality off process-wide would change `==` for TF2 code. So while the bridge runs a
@@ -11,9 +11,8 @@ model_fn (the variable cache's `scope()`), `__hash__` of graph tensors and varia
 that raised gets TF1's.
 
 `==` and `!=` between variables are identity there too, as in TF 1.15 (and in TF 2's own graph
-mode): TF1 model code finds variables in lists with `in`, which compares with `==`.
-google-research/simclr's resnet.py (2020) splits the trainable variables into blocks with `if var
-in trainable_variables[j]`; TF 2.x compares elementwise inside the trace and `in` then asks a
+mode): TF1 model code finds variables in lists with `in` (`if var in trainable_variables[j]`),
+which compares with `==`; TF 2.x compares elementwise inside the trace and `in` then asks a
 symbolic tensor for its truth ("Using a symbolic `tf.Tensor` as a Python `bool`"). Tensors keep
 TF 2's elementwise `==`: no program seen relies on their identity, and TF 2-era op code traced
 inside a model_fn may compare tensors with `==`.
@@ -24,9 +23,8 @@ thread, inside the scope the main thread entered.
 The same identity rule for the one graph collection TF's own v1 code searches with `in`: a v1
 optimizer's `apply_gradients` runs `if apply_updates not in get_collection_ref(TRAIN_OP)`, which
 under TF 2.x's Tensor equality compares the new op with the first optimizer's step tensor
-elementwise and fails ("Expected int64 passed to parameter 'y' of op 'Equal'"): a model_fn with
-two optimizers (GANs, separately trained heads) ran in TF 1.15 and failed on the bridge.
-`identity_train_op_collection()` gives the trace's TRAIN_OP collection TF1's identity membership.
+elementwise and fails ("Expected int64 passed to parameter 'y' of op 'Equal'") for a model_fn
+with two optimizers (GANs, separately trained heads). `identity_train_op_collection()` gives the trace's TRAIN_OP collection TF1's identity membership.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """`variable.op.name` in a model_fn, for the bridge's eagerly created TF1 variables.
 
 TF1 code reads a variable's name through its op: `{v.op.name: v.op.name for v in ...}` as an
-init_from_checkpoint assignment map (SimCLR), `if scope in v.op.name` to skip variables when
-warm-starting (tensorflow/tpu ResNet, MnasNet), `tf.summary.histogram(v.op.name, v)`. In TF 1.15
+init_from_checkpoint assignment map, `if scope in v.op.name` to skip variables when
+warm-starting, `tf.summary.histogram(v.op.name, v)`. In TF 1.15
 every variable had a graph op (`VarHandleOp` named after the variable). The bridge creates its
 variables once, eagerly (runtime/variables.py), and a model_fn traced later sees them through an
 eager handle, whose `.op` raises "Tensor.op is undefined when eager execution is enabled". The
