@@ -6,7 +6,7 @@ CPU or GPU machine, a TPU VM, a test run of the migrated notebook) the read rais
 any model code runs, and nothing in the name tables can see it: MIG210 says so on that line. Reads
 that cannot raise are left alone: under `if 'COLAB_TPU_ADDR' in os.environ:` (also through a name
 holding that test: `HAS_COLAB_TPU = 'COLAB_TPU_ADDR' in os.environ`, then `if IS_COLAB and
-HAS_COLAB_TPU:`, as GoogleCloudPlatform/training-data-analyst's taxifare notebook does), inside a
+HAS_COLAB_TPU:`), inside a
 `try` whose handler catches KeyError, and `os.environ.get(...)`.
 
 Read with CPython's `ast` on the migrated text (like the final name check), located in the

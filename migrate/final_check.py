@@ -416,8 +416,7 @@ def _hidden_op_hint(missing: str) -> str | None:
 def _members_hint(ref: Reference, reads: _Reads, most: int = 3) -> str:
     """For a module import without a hint of its own (`from tensorflow.contrib import image`): the
     replacement of each member the file still reads through it (`contrib_estimator.add_metrics` ->
-    wrap the model_fn ...), so the import line's error names what to write instead (tensorflow/moonlight
-    glyph_patches.py, heldout3: 'rewrite or delete this import' named nothing)."""
+    wrap the model_fn ...), so the import line's error names what to write instead."""
     if not ref.bound:
         return ""
     members = reads.attributes(ref.bound)

@@ -215,8 +215,7 @@ def _whole_compound(node: ast.stmt, lines: list[str], offsets: list[int], text: 
     statements are read only around a node a rule acts on, and it holds none). Not when a comment
     line or a whitespace-only line (`"  \\n"`) follows it: libcst may give such a line to the
     statement's last block (its footer), which a placeholder does not have, and the line would
-    then go with a next statement the pass removes (found by test_generated_modules_agree:
-    `def f():\\n  return 1\\n  \\n` then a removed contrib import lost its `"  \\n"`)."""
+    then go with a next statement the pass removes."""
     first = (node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno) - 1
     last = node.end_lineno - 1
     indent = node.col_offset

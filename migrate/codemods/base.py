@@ -189,8 +189,7 @@ class TableRewrite(FastDispatch):
     def source_has(self, test) -> bool:
         """Whether `test` (a compiled pattern, searched, or a predicate on the text) holds for the
         module's source, computed once per module: handlers ask it for every statement or call,
-        and a search of the whole source each time cost 8 of the 13 CPU s the codemod spent on the
-        real-code corpus (KerasTensorSchedules' history-key pattern, asked ~10,000 times)."""
+        and searching the whole source each time dominated a migration's cost."""
         answer = self._source_tests.get(test)
         if answer is None:
             answer = self._source_tests[test] = bool(

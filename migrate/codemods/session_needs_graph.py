@@ -3,8 +3,7 @@
 TF 1.x built graphs by default, so a script made its tensors (`tf.placeholder`, a dataset's
 `make_one_shot_iterator().get_next()`) and ran them in `tf.Session()`. TF 2 executes eagerly:
 after the rename to `tf.compat.v1.Session` the same script stops at run time (placeholders raise,
-`session.run` of an eager tensor says "The Session graph is empty"; training-data-analyst's
-`dataset_to_numpy_util` in its 2018 Keras TPU notebooks). The codemod cannot switch the program to
+`session.run` of an eager tensor says "The Session graph is empty"). The codemod cannot switch the program to
 graph mode for the user: `tf.compat.v1.disable_eager_execution()` is process-wide, and Keras 3
 and estimator_bridge need eager execution. So each Session construction is reported, unless the
 file already chooses graph mode (a `disable_eager_execution()` / `disable_v2_behavior()` call, a

@@ -5,8 +5,7 @@ and tf.contrib.crf -> estimator_bridge.compat.contrib_crf (TF 1.15's CRF, pure P
 TF 1.15 (contrib/rnn/__init__.py star-imported tensorflow/python/ops/rnn_cell.py). On TF 2.21 with
 Keras 3 the public `tf.compat.v1.nn.rnn_cell` names raise ("not available with Keras 3"), but the code
 behind them is there: estimator_bridge/compat/rnn_cell.py re-exports it and ports contrib's three
-projection/embedding wrappers. Found on heldout5 (Tacotron, Tacotron-2, BERT-BiLSTM-CRF, tutorials);
-49 files of the corpus and held-out sets used these names.
+projection/embedding wrappers.
 """
 
 from migrate.tables.entries import Replacement

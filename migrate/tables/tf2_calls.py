@@ -1,11 +1,9 @@
 """Calls only TF 2.x accepts: names TF 1.x had too, but with another signature.
 
 `tf2_marker` reads a file as TF 2.x code when it uses a name TF 1.15 did not have
-(tf2_markers.py). Some TF 2 programs use none: a 2020 notebook whose only TF2 call is
-`tf.saved_model.load(path)` was read as TF 1.x, and its `tf.saved_model.load` moved to
-`tf.compat.v1.saved_model.load`, the TF 1 loader that needs `(sess, tags, export_dir)`: the
-migrated notebook failed where the original ran (GoogleCloudPlatform/training-data-analyst
-fast-and-lean-data-science keras_104_flowers, TF 2.2). A call with TF 2's argument shape marks the
+(tf2_markers.py). Some TF 2 programs use none: a notebook whose only TF2 call is
+`tf.saved_model.load(path)` would be read as TF 1.x and moved to `tf.compat.v1.saved_model.load`,
+the TF 1 loader that needs `(sess, tags, export_dir)`. A call with TF 2's argument shape marks the
 file as TF 2.x like a TF2-only name does.
 """
 
