@@ -6,6 +6,11 @@ CPU path"), so --steps-per-loop only goes into the config. Timing: a hook notes 
 every step.
 
 Usage: .oracle/tf115/bin/python bench/tf115_workload.py --steps-per-loop K --steps N
+       [--program tpu_estimator|estimator] [--default-config]
+
+--program estimator writes the same model for a plain tf.estimator.Estimator (EstimatorSpec);
+--default-config keeps RunConfig's defaults (checkpoints every 600 s, summaries and step counter
+every 100 steps) instead of turning checkpoints and summaries off (bench/core_fusion.py).
 """
 
 import argparse
@@ -24,6 +29,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps-per-loop", type=int, default=100)
     parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--program", choices=("tpu_estimator", "estimator"),
+                        default="tpu_estimator")
+    parser.add_argument("--default-config", action="store_true")
     args = parser.parse_args()
     tf.logging.set_verbosity(tf.logging.ERROR)
 
@@ -41,8 +49,8 @@ def main():
             now = time.perf_counter()
             marks.setdefault("first", now)
             if self._step == warmup_steps:
-                marks["warm"] = now
-            marks["end"] = now
+                marks["warm"], marks["warm_cpu"] = now, time.process_time()
+            marks["end"], marks["end_cpu"] = now, time.process_time()
 
     def input_fn(params):
         dataset = tf.data.Dataset.from_tensor_slices((features, labels))
@@ -54,21 +62,33 @@ def main():
         logits = tf.layers.dense(hidden, 3, kernel_initializer=tf.constant_initializer(0.02))
         loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
         train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_global_step())
+        if args.program == "estimator":
+            return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=train_op)
         return tf.contrib.tpu.TPUEstimatorSpec(mode=mode, loss=loss, train_op=train_op)
 
-    config = tf.contrib.tpu.RunConfig(
-        model_dir=tempfile.mkdtemp(prefix="bench_tf115_"), save_checkpoints_steps=10 ** 9,
-        save_summary_steps=10 ** 9, tpu_config=tf.contrib.tpu.TPUConfig(iterations_per_loop=args.steps_per_loop))
-    estimator = tf.contrib.tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
-                                            train_batch_size=32)
+    model_dir = tempfile.mkdtemp(prefix="bench_tf115_")
+    quiet = {} if args.default_config else {"save_checkpoints_steps": 10 ** 9,
+                                            "save_summary_steps": 10 ** 9}
+    if args.program == "estimator":
+        estimator = tf.estimator.Estimator(
+            model_fn=model_fn, config=tf.estimator.RunConfig(model_dir=model_dir, **quiet))
+        train_input_fn = lambda: input_fn({"batch_size": 32})
+    else:
+        config = tf.contrib.tpu.RunConfig(
+            model_dir=model_dir,
+            tpu_config=tf.contrib.tpu.TPUConfig(iterations_per_loop=args.steps_per_loop), **quiet)
+        estimator = tf.contrib.tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
+                                                train_batch_size=32)
+        train_input_fn = input_fn
     start = time.perf_counter()
-    estimator.train(input_fn, max_steps=args.steps, hooks=[Clock()])
+    estimator.train(train_input_fn, max_steps=args.steps, hooks=[Clock()])
     timed_steps = args.steps - warmup_steps
     print(json.dumps({
-        "impl": "tf115", "replicas": 1, "steps_per_loop": args.steps_per_loop, "steps": args.steps,
+        "impl": "tf115", "program": args.program, "replicas": 1, "steps_per_loop": args.steps_per_loop, "steps": args.steps,
         "first_call_s": marks["first"] - start,
         "steps_per_sec": timed_steps / (marks["end"] - marks["warm"]),
         "timed_steps": timed_steps,
+        "cpu_us_per_step": 1e6 * (marks["end_cpu"] - marks["warm_cpu"]) / timed_steps,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
     }))
 

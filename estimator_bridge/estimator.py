@@ -23,7 +23,7 @@ from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
 from estimator_bridge.runtime.hook_runner import HookRunner
-from estimator_bridge.runtime import step_rate, warm_start
+from estimator_bridge.runtime import step_fusion, step_rate, warm_start
 from estimator_bridge import arguments
 from estimator_bridge.config import InputPipelineConfig, RunConfig
 from estimator_bridge.spec import ModeKeys
@@ -314,7 +314,7 @@ class _EstimatorBase:
         global_batch = self._global_batch_size(ModeKeys.TRAIN)
         plan = controller.TrainPlan(
             start_step=start_step, last_step=last_step,
-            steps_per_loop=self._config.tpu_config.iterations.steps_per_loop,
+            steps_per_loop=self._steps_per_loop(),
             data_steps=data.steps_available,
             save_checkpoints_steps=self._config.save_checkpoints_steps,
             save_checkpoints_secs=self._config.save_checkpoints_secs,
@@ -335,11 +335,17 @@ class _EstimatorBase:
             try:
                 controller.run_training(
                     plan,
-                    run_loop=lambda num_steps: hook_runner.run_loop(
-                        lambda: self._run_train_loop(train_loop, pipeline.iterator, num_steps)),
+                    run_loop=lambda num_steps, stop_at_nan=False: hook_runner.run_loop(
+                        lambda: self._run_train_loop(train_loop, pipeline.iterator, num_steps,
+                                                     stop_at_nan)),
                     read_step=lambda: train_loop.last_global_step,
                     save_checkpoint=saver.save, summary_writer=summary_writer,
-                    should_stop=lambda: hook_runner.stop_requested() or saver.stop_requested)
+                    should_stop=lambda: hook_runner.stop_requested() or saver.stop_requested,
+                    fusion=step_fusion.decide(
+                        steps_per_loop=plan.steps_per_loop,
+                        data_steps_known=data.steps_available != inputs.UNKNOWN_STEPS,
+                        hooks=hook_runner.hooks, loss_tensors=train_loop.loss_tensors,
+                        strategy=deployment.strategy))
                 hook_runner.end()
                 saver.end(self._global_step())
             finally:
@@ -364,8 +370,12 @@ class _EstimatorBase:
                 prefix=f"estimator_bridge_{self._config.task_type}{self._config.task_id}_")
         return self._worker_scratch_dir
 
-    def _run_train_loop(self, train_loop, iterator, num_steps):
-        return train_loop(iterator, num_steps)
+    def _run_train_loop(self, train_loop, iterator, num_steps, stop_at_nan=False):
+        return train_loop(iterator, num_steps, stop_at_nan)
+
+    def _steps_per_loop(self) -> int:
+        """Steps per traced loop before fusion: TPUConfig's iterations_per_loop."""
+        return self._config.tpu_config.iterations.steps_per_loop
 
     def _hook_runner(self, hooks, loop, iterator, mode, step_after_loop=None):
         """train(hooks=...)/evaluate(hooks=...) then the spec's hooks, begun (see runtime/hook_runner.py)."""
@@ -625,6 +635,11 @@ class Estimator(_EstimatorBase):
 
     def _model_params_use_tpu(self):
         return None  # params reach model_fn unchanged
+
+    def _steps_per_loop(self) -> int:
+        """One: TF1's Estimator ran one Session.run, and its hooks, per step (step fusion,
+        runtime/step_fusion.py, runs the steps no observer needs in one loop)."""
+        return 1
 
     def _global_batch_size(self, mode):
         return None

@@ -24,45 +24,56 @@ import tensorflow as tf
 logger = logging.getLogger("estimator_bridge")
 
 NUM_STEPS_SPEC = tf.TensorSpec([], tf.int32)
+STOP_AT_NAN_SPEC = tf.TensorSpec([], tf.bool)  # the train loop's second argument (loops.py)
 
 
 class BoundLoop:
-    """`bound(num_steps)` runs `function(iterator, num_steps)`; trace and flattening done once.
+    """`bound(num_steps, *extra)` runs `function(iterator, num_steps, *extra)`; trace and
+    flattening done once.
 
-    Create it inside the scopes the function must be traced in (strategy, variable cache);
-    calls need no scope, since a traced graph runs the same whatever scope is active.
+    `extra_specs` are the TensorSpecs of scalar arguments after num_steps (the train loop's
+    stop-at-NaN flag). Create it inside the scopes the function must be traced in (strategy,
+    variable cache); calls need no scope, since a traced graph runs the same whatever scope is
+    active.
     """
 
-    def __init__(self, function, iterator):
+    def __init__(self, function, iterator, extra_specs=()):
         self._function = function
         self.iterator = iterator
-        self._steps = {}  # num_steps -> int32 scalar tensor, made once per size
-        self._concrete = function.get_concrete_function(iterator, NUM_STEPS_SPEC)
+        self._extra_specs = tuple(extra_specs)
+        self._arguments = {}  # (num_steps, *extra) -> their scalar tensors, made once each
+        self._concrete = function.get_concrete_function(iterator, NUM_STEPS_SPEC,
+                                                        *self._extra_specs)
         self._iterator_inputs = self._flatten_iterator()
         self.fast = self._iterator_inputs is not None
 
-    def __call__(self, num_steps: int):
-        steps = self._steps.get(num_steps)
-        if steps is None:
-            steps = self._steps[num_steps] = tf.constant(num_steps, tf.int32)
+    def __call__(self, num_steps: int, *extra):
+        key = (num_steps, *extra)
+        arguments = self._arguments.get(key)
+        if arguments is None:
+            arguments = self._arguments[key] = [tf.constant(num_steps, tf.int32)] + [
+                tf.constant(value, spec.dtype) for value, spec in zip(extra, self._extra_specs)]
         if self.fast:
             return self._concrete._call_flat(  # pylint: disable=protected-access
-                self._iterator_inputs + [steps], self._concrete.captured_inputs)
-        return self._function(self.iterator, steps)
+                self._iterator_inputs + arguments, self._concrete.captured_inputs)
+        return self._function(self.iterator, *arguments)
 
     def _flatten_iterator(self):
         """The iterator's input tensors as the concrete function takes them, or None."""
         try:
             from tensorflow.python.eager.polymorphic_function import function_type_utils
-            probe = tf.constant(0, tf.int32)
+            probes = [tf.constant(0, tf.int32)] + [
+                tf.zeros([], spec.dtype) for spec in self._extra_specs]
             bound = function_type_utils.canonicalize_function_inputs(
-                (self.iterator, probe), {}, self._concrete.function_type)
+                (self.iterator, *probes), {}, self._concrete.function_type)
             flat = list(self._concrete.function_type.unpack_inputs(bound))
             call_flat = getattr(self._concrete, "_call_flat")
         except (ImportError, AttributeError, TypeError, ValueError) as error:
             logger.debug("traced loop called the public way: %s", error)
             return None
-        if not flat or flat[-1] is not probe or not callable(call_flat):
+        tail = flat[-len(probes):]
+        if (len(flat) <= len(probes) or any(got is not probe for got, probe in zip(tail, probes))
+                or not callable(call_flat)):
             logger.debug("traced loop called the public way: unexpected flat inputs")
             return None
-        return flat[:-1]
+        return flat[:-len(probes)]

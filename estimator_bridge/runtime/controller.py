@@ -6,7 +6,9 @@ at most `iterations_per_loop` steps cut at checkpoint boundaries (TF1's CPU path
 every `save_checkpoints_steps`: measured), the `loss` summary at the first step and every
 `save_summary_steps` after it, NaN checked on every step's loss (NanTensorHook: no final
 checkpoint), `global_step/sec` at the steps TF1's StepCounterHook chose (step_rate.py), one
-log line per loop in Orbit's format, and a final checkpoint.
+log line per loop in Orbit's format, and a final checkpoint. With step fusion
+(step_fusion.py) a program of one step per loop runs, between two steps that one of these
+observers (or a hook) needs, all the steps in one loop.
 
 evaluate() and predict() have their outer loops here too (`run_evaluation`: the loss mean over
 the steps; `run_prediction`: one step per batch until the data ends or a hook stops it), and
@@ -19,6 +21,7 @@ import dataclasses
 import logging
 import math
 import os
+import sys
 import time
 
 import numpy as np
@@ -72,8 +75,11 @@ class TrainResult:
     loops: int
 
 
-def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int) -> int:
+def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int, *,
+               fusion=None, rate_reporter=None, last_checkpoint_time=None) -> int:
     size = plan.steps_per_loop
+    if fusion is not None:
+        size = _fused_size(plan, step, fusion, rate_reporter, last_checkpoint_time)
     if plan.last_step is not None:
         size = min(size, plan.last_step - step)
     if data_left == UNKNOWN_STEPS:
@@ -85,8 +91,26 @@ def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int)
     return size
 
 
+def _fused_size(plan: TrainPlan, step: int, fusion, rate_reporter, last_checkpoint_time) -> int:
+    """A fused loop ends at the next step an observer needs: a hook's trigger (fusion.limit),
+    `global_step/sec`, or the step that crosses a time-based checkpoint's deadline (the loops
+    shrink to one step as it nears). The `loss` summaries and the NaN check read every step's
+    loss and need no cut; checkpoint steps, max_steps and the data's end are cut by the caller."""
+    size = fusion.limit(step, sys.maxsize)
+    if rate_reporter is not None and rate_reporter.enabled:
+        due = rate_reporter.next_due_step(step)
+        if due is not None:
+            size = min(size, max(1, due - step))
+        seconds = rate_reporter.seconds_until_due()
+        if seconds is not None:
+            size = min(size, fusion.steps_within(seconds))
+    if plan.save_checkpoints_secs is not None and last_checkpoint_time is not None:
+        size = min(size, fusion.until(last_checkpoint_time + plan.save_checkpoints_secs))
+    return size
+
+
 def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
-                 should_stop=None) -> TrainResult:
+                 should_stop=None, fusion=None) -> TrainResult:
     """Runs loops until the plan is done or SIGTERM arrives (see `_run_loops` for the args).
 
     SIGTERM (preemption) is handled only while this runs, in the main thread: the current loop
@@ -103,7 +127,7 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
             lambda: notice.requested() or should_stop())
         result = _run_loops(plan, run_loop=run_loop, read_step=read_step,
                             save_checkpoint=save_and_remember, summary_writer=summary_writer,
-                            should_stop=stop)
+                            should_stop=stop, fusion=fusion)
         if notice.requested():
             if saved.get("step") != result.final_step:
                 save_and_remember(result.final_step)
@@ -120,16 +144,18 @@ def run_training(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summa
 
 
 def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary_writer,
-               should_stop=None) -> TrainResult:
+               should_stop=None, fusion=None) -> TrainResult:
     """Runs loops until the plan is done.
 
     Args:
       plan: the TrainPlan.
-      run_loop: `run_loop(num_steps) -> losses` (one traced call).
+      run_loop: `run_loop(num_steps) -> losses` (one traced call); a fused loop is
+        `run_loop(num_steps, True)`: it stops after a NaN loss and returns the losses it ran.
       read_step: `() -> int`, the global step now.
       save_checkpoint: `(step) -> None`.
       summary_writer: a `summaries.ScalarWriter`.
       should_stop: `() -> bool`, asked after every loop (a hook called request_stop()).
+      fusion: a `step_fusion.Fusion` (one step per loop fused), or None.
 
     Raises:
       NanLossDuringTrainingError: a step's loss was NaN (no final checkpoint is written).
@@ -150,23 +176,30 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
     data_left = plan.data_steps
     final_loss, loops = None, 0
     while True:
-        size = _loop_size(plan, step, data_left, last_checkpoint_step)
+        size = _loop_size(plan, step, data_left, last_checkpoint_step, fusion=fusion,
+                          rate_reporter=rate_reporter, last_checkpoint_time=last_checkpoint_time)
         if size <= 0:
             break
+        if fusion is not None:
+            fusion.fold(size)
         started = time.monotonic()
         try:
-            losses = run_loop(size)
+            losses = run_loop(size) if fusion is None else run_loop(size, True)
         except tf.errors.OutOfRangeError:
             if data_left != UNKNOWN_STEPS:
                 raise
             break
         elapsed = time.monotonic() - started
+        if fusion is not None:
+            fusion.after_loop(len(losses), elapsed)
         loops += 1
         new_step = read_step()
         if data_left is not None and data_left != UNKNOWN_STEPS:
-            data_left -= size
+            data_left -= len(losses)
+        # The steps before a NaN wrote their `loss` as one-step loops would have; then stop.
+        _write_loss_summaries(summary_writer, summary_timer, _before_nan(losses), step,
+                              plan.loss_tag)
         _check_nan(losses, step)
-        _write_loss_summaries(summary_writer, summary_timer, losses, step, plan.loss_tag)
         rate_reporter.after_loop(new_step)
         steps_per_sec = (new_step - step) / elapsed if elapsed > 0 else float("inf")
         final_loss = float(losses[-1])
@@ -196,6 +229,11 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
     if final_loss is not None:
         logger.info("Loss for final step: %s.", final_loss)
     return TrainResult(step, final_loss, loops)
+
+
+def _before_nan(losses):
+    nan = np.isnan(losses)
+    return losses[:int(np.argmax(nan))] if nan.any() else losses
 
 
 def _check_nan(losses, step_before):

@@ -15,7 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge.runtime import graph_step
-from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, BoundLoop
+from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, STOP_AT_NAN_SPEC, BoundLoop
 from estimator_bridge.runtime.hook_fetches import SpecHookTensors
 from estimator_bridge.contract import metrics as metrics_lib
 from estimator_bridge.runtime import step_reads, summaries
@@ -46,9 +46,11 @@ def _global_step_reads(deployment):
 
 
 class TrainLoop:
-    """`loop(iterator, num_steps) -> float32 losses[num_steps]`, one trace for all calls.
+    """`loop(iterator, num_steps, stop_at_nan=False) -> float32 losses[steps run]`, one trace.
 
-    `last_global_step` is the global step after the last call's steps.
+    Runs `num_steps` steps; with `stop_at_nan` (a fused loop, step_fusion.py) it stops after
+    the first step whose loss is NaN, as one-step loops would have stopped there, so fewer
+    losses come back. `last_global_step` is the global step after the last call's steps.
 
     Args:
       deployment: the `distribute.Deployment`.
@@ -75,17 +77,18 @@ class TrainLoop:
         self.model_fn_summaries = summaries.ModelFnSummaries(
             None if deployment.tpu_semantics else summary_writer, save_summary_steps)
         self.hooks = ()
+        self.loss_tensors = []  # each replica's spec loss in the last trace (step_fusion.py)
         self.hook_tensors = SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
         self._bound = None  # the BoundLoop of the iterator of the current train()
         self.last_global_step = None
 
-    def __call__(self, iterator, num_steps: int) -> np.ndarray:
+    def __call__(self, iterator, num_steps: int, stop_at_nan: bool = False) -> np.ndarray:
         if self._bound is None or self._bound.iterator is not iterator:
             with self._deployment.strategy.scope(), self._cache.scope():
-                self._bound = BoundLoop(self._function, iterator)
-        losses, global_step = self._bound(num_steps)
+                self._bound = BoundLoop(self._function, iterator, (STOP_AT_NAN_SPEC,))
+        losses, global_step = self._bound(num_steps, bool(stop_at_nan))
         for writer in self._host_call_writers + self._model_fn_writers:
             writer.flush()
         self.last_global_step = int(global_step.numpy())
@@ -100,7 +103,7 @@ class TrainLoop:
         if self.trace_count:
             return
         with self._deployment.strategy.scope(), self._cache.scope():
-            self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
+            self._function.get_concrete_function(iterator, NUM_STEPS_SPEC, STOP_AT_NAN_SPEC)
 
     def _replica_step(self, features, labels):
         with self._cache.scope(), _global_step_reads(self._deployment), \
@@ -108,6 +111,7 @@ class TrainLoop:
             with self.model_fn_summaries.collect():
                 outputs = self._model_function(features, _labels_or_none(labels, self._has_labels))
             self.hooks = outputs.hooks
+            self.loss_tensors.append(outputs.loss)
             hook_tensors = self.hook_tensors.collect(outputs.hooks)
             loss = tf.cast(outputs.loss, tf.float32)
             written = self.model_fn_summaries.written_after(
@@ -124,13 +128,14 @@ class TrainLoop:
                     host_tensors = tf.nest.map_structure(tf.identity, host_tensors)
         return loss, host_tensors, hook_tensors, outputs.train_op
 
-    def _loop(self, iterator, num_steps):
+    def _loop(self, iterator, num_steps, stop_at_nan):
         self.trace_count += 1
+        self.loss_tensors = []
         strategy = self._deployment.strategy
         self._cache.begin_trace()
         global_step = tf.compat.v1.train.get_or_create_global_step()
 
-        def body(step_index, losses):
+        def body(step_index, losses, _):
             features, labels = iterator.get_next()
             # At the root name scope, as TF1 built a CPU model_fn: name-scoped things it makes
             # (a tf.summary v2 tag, google-research/simclr) must not become "while/...".
@@ -154,12 +159,16 @@ class TrainLoop:
                     host_ops = self._run_host_call(gathered)
                 with tf.control_dependencies(tf.nest.flatten(host_ops)):
                     loss = tf.identity(loss)
-            return step_index + 1, losses.write(step_index, loss)
+            return step_index + 1, losses.write(step_index, loss), tf.math.is_nan(loss)
 
-        losses = tf.TensorArray(tf.float32, size=num_steps)
-        _, losses = tf.while_loop(lambda index, _: index < num_steps, body,
-                                  (tf.constant(0), losses))
-        losses = losses.stack()
+        def more_steps(index, _, last_loss_is_nan):
+            return tf.logical_and(index < num_steps,
+                                  tf.logical_not(tf.logical_and(stop_at_nan, last_loss_is_nan)))
+
+        losses = tf.TensorArray(tf.float32, size=num_steps, element_shape=tf.TensorShape([]))
+        steps_run, losses, _ = tf.while_loop(more_steps, body,
+                                             (tf.constant(0), losses, tf.constant(False)))
+        losses = losses.stack()[:steps_run]
         # The step after the loop comes back with the losses: the controller and the hooks'
         # global-step fetches need it, and a separate eager read costs ~0.1 ms per loop.
         with tf.control_dependencies([losses]):

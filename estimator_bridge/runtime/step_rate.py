@@ -77,6 +77,24 @@ class StepRateReporter:
                 logger.info("%s: %g", tag, rate)
         self._last_step, self._last_time = step, now
 
+    def next_due_step(self, step: int):
+        """The first step after `step` at which the timer fires by steps (None: not by steps).
+        Before the first firing that is `step + 1`: it fires after the first loop whatever its
+        length, so a fused loop (step_fusion.py) must then be one step, to start the clock there."""
+        if not self.enabled:
+            return None
+        if self._last_step is None:
+            return step + 1
+        if self._every_steps is None:
+            return None
+        return self._last_step + self._every_steps
+
+    def seconds_until_due(self):
+        """Seconds until the timer fires by time (None: not by time, or not started)."""
+        if self._every_secs is None or self._last_time is None:
+            return None
+        return self._last_time + self._every_secs - self._clock()
+
     def _should_fire(self, step: int) -> bool:
         if not self.enabled:
             return False
