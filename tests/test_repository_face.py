@@ -144,3 +144,13 @@ def test_every_runner_option_is_documented():
     options = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", run.USAGE))
     text = (ROOT / "docs" / "runner.md").read_text()
     assert options and [o for o in options if f"`{o}" not in text] == []
+
+
+def test_every_measurement_is_dated_with_its_commit_and_command():
+    results = ROOT / "docs" / "results"
+    files = sorted(p for p in results.glob("*.md") if p.name != "index.md")
+    assert files
+    for path in files:
+        assert re.fullmatch(r"20\d\d-[01]\d-[0-3]\d-[a-z0-9-]+\.md", path.name), path.name
+        head = "\n".join(path.read_text().splitlines()[:15]).lower()
+        assert "commit" in head and "command" in head, f"{path.name}: name the commit and the command first"
