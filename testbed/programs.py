@@ -451,6 +451,28 @@ PROGRAMS += (
               "oracle chosen from its code (tf.compat.v1 use: TF 2.15)"),
 )
 
+PROGRAMS += (
+    TestbedProgram(
+        name="tpu_keras_shakespeare_lstm", repo=TPU, commit="45cf8b3bd59271716f88dcfc3a6030fb676cac60",
+        committed="2020-01-16",
+        kind="Keras script (tf.compat.v1 + contrib): keras_to_tpu_model behind --use_tpu, no model_dir flag, "
+             "fit_generator with a TF1 RMSProp, save_weights to a .h5 path, a stateful prediction model that "
+             "loads them and samples characters",
+        script="models/experimental/keras_colab/shakespeare_lstm.py",
+        files=("models/experimental/keras_colab/shakespeare_lstm.py",), generator="shakespeare_text",
+        args=("--use_tpu=false",),
+        verify_options=("--set=SHAKESPEARE_TXT='{data}/shakespeare.txt'", "--set=WEIGHTS_TXT='bard.weights.h5'",
+                        "--set=EMBEDDING_DIM=16", "--replace", "seq_len = 100", "seq_len = 12",
+                        "--replace", "batch_size=1024", "batch_size=8",
+                        "--replace", "steps_per_epoch=100", "steps_per_epoch=3", "--replace", "epochs=10", "epochs=2",
+                        "--replace", "predict_len = 500", "predict_len = 4", "--after=np=np.random.seed(0)",
+                        "--replace", "prediction_model.reset_states()",
+                        "prediction_model.reset_states(); np.random.seed(1)"),
+        notes="run like a notebook in its own folder (no model_dir): fit/predict numbers and final weights "
+              "recorded; the global numpy RNG seeded (its batches) and reseeded before sampling (fit prefetches "
+              "a Keras-dependent count of batches); `.weights.h5` as every Keras reads and writes it"),
+)
+
 # After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).
 
 BY_NAME = {program.name: program for program in PROGRAMS}
