@@ -1,7 +1,7 @@
 """`LearningRateScheduler(schedule)` -> the schedule through a helper that accepts tensors, as Keras 2 did.
 
 Keras 2 (TF 1.15-2.15) took a schedule returning a floating tf.Tensor (the `@tf.function` schedules
-of 2020 TPU notebooks: training-data-analyst keras_104_flowers_gputputpupod_tf2.2.ipynb); Keras 3
+of 2020 TPU notebooks); Keras 3
 raises ValueError "The output of the `schedule` function should be a float" at the first epoch.
 Whether a schedule returns a tensor is not visible here, so every schedule given to
 `tf.keras.callbacks.LearningRateScheduler` (first argument or `schedule=`) goes through

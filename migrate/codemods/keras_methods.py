@@ -13,8 +13,8 @@
   Keras 2 weight files).
 - `model.compile(optimizer, loss, metrics, loss_weights)` with positional arguments past the second ->
   the same call with those as keywords (`metrics=`, `loss_weights=`): Keras 3 moved `loss_weights` to the
-  third place, so TF 1.x's positional metrics became loss weights and compile failed (heldout5:
-  koshian2/affinity-loss `model.compile("adam", affinity_loss(0.43), [acc])`). A positional
+  third place, so TF 1.x's positional metrics would become loss weights and compile would fail.
+  A positional
   sample_weight_mode/target_tensors (gone in Keras 3) leaves the call as it is.
 - `model.compile(experimental_steps_per_execution=N)` / `steps_per_run=N` -> `steps_per_execution=N`
   (Keras 3's compile takes no other spelling); `ModelCheckpoint(..., options=...)` loses `options`
@@ -31,15 +31,13 @@
 - `x.reset_states()` (gone from Keras 3 models and metrics; RNN layers kept it) ->
   `estimator_bridge.compat.keras_methods.reset_states(x)`, which decides at run time as Keras 2
   did (the object's own method, else a model's stateful layers, else a metric's `reset_state()`),
-  since what `x` is cannot be seen here (tensorflow/tpu's shakespeare colab primed its stateful
-  model with `prediction_model.reset_states()`: AttributeError after a MIG207 report before).
+  since what `x` is cannot be seen here.
 
 - `class S(tf.keras.optimizers.schedules.LearningRateSchedule)`: its `__call__(self, step)` gets
   `step = estimator_bridge.compat.keras_methods.legacy_schedule_step(step)` as its first line (after
   a docstring). TF 2.0-2.10's Keras optimizers called a schedule with the step cast to float32;
   Keras 3's pass their int64 iterations variable, so integer arithmetic (`step // n`, then
-  `0.95 ** epoch`: TypeError; `tf.math.rsqrt(step)`: no int kernel) broke (training-data-analyst
-  keras_flowers_customtrainloop_tf2.1.ipynb). The helper casts exactly what a Keras 3 optimizer
+  `0.95 ** epoch`: TypeError; `tf.math.rsqrt(step)`: no int kernel) breaks. The helper casts exactly what a Keras 3 optimizer
   passes. A `__call__` whose body does not start with a simple statement is left (none seen).
 - `optimizer.apply_gradients(gv, ...)` in a file that may run under a strategy ->
   `estimator_bridge.compat.keras_methods.apply_gradients(optimizer, gv, ...)`: a Keras 3 optimizer
@@ -50,9 +48,8 @@
 
 - `strategy.make_dataset_iterator(...)` / `make_input_fn_iterator` / `experimental_run(...)` (TF 1.x
   session-mode strategy API, deprecated but still present in TF 2.21) in a file with a strategy, a
-  `Session` and Keras (tensorflow/tpu tools/colab/custom_training.ipynb: tf.contrib.distribute.
-  TPUStrategy, Keras model and metrics, a tf.Session loop): MIG203, no rewrite; Keras 3 objects do
-  not run in a graph/session loop (`metric.variables[i].initializer`: AttributeError, measured).
+  `Session` and Keras: MIG203, no rewrite; Keras 3 objects do not run in a graph/session loop
+  (`metric.variables[i].initializer`: AttributeError).
 
 The receiver of a method is not resolved (it is the user's model object); calls on TensorFlow
 modules themselves are never touched.
@@ -114,7 +111,7 @@ def text_may_need_keras_rewrite(text: str) -> bool:
     """Can this codemod act on `text` at all? (the pre-filter's cheap over-approximation)
 
     Asked three times per module (the pre-filter's trigger, the partial parse's and the pass's
-    reach): 0.19 of the 74-file corpus's 6.4 CPU seconds before the answer was kept."""
+    reach), so the answer is kept."""
     if any(name in text for name in REMOVED_METHODS) or _RESET_STATES_CALL.search(text):
         return True
     if _validation_steps_to_wrap(text):
@@ -521,8 +518,8 @@ def _validation_restarted(rewrite, call: cst.Call) -> cst.Call | None:
 
     Keras 2 and 3 restart the validation data every epoch, but Keras 3's trainer under a strategy
     reads the stale validation iterator first and raised StopIteration at the second epoch when the
-    previous validation had read a finite dataset of unknown size to its end (training-data-analyst
-    01_MNIST_TPU_Keras: `batch(10000)` with `validation_steps=1`); the helper returns V itself and
+    previous validation had read a finite dataset of unknown size to its end (`batch(10000)` with
+    `validation_steps=1`); the helper returns V itself and
     makes Keras reset that iterator first (estimator_bridge/compat/keras_methods.py).
     """
     if not rewrite.source_has(_STRATEGY_WORDS):

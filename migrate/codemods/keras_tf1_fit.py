@@ -1,8 +1,7 @@
 """In TF 1.x files, `model.fit(x, y, steps_per_epoch=N)` without a batch size keeps TF 1.x's meaning.
 
 TF 1.x's Keras fed the whole arrays at each of the N steps; TF 2.x's Keras and Keras 3 cut them
-into N batches (tensorflow/tpu tools/colab/classification_iris_data_with_keras.ipynb of TF 1.14:
-every loss differs, measured from the same initial weights). Whether `x` is an array cannot be
+into N batches, so every loss differs. Whether `x` is an array cannot be
 seen here, so such a call becomes `estimator_bridge.compat.keras_methods.fit_tf1(model, ...)`,
 which decides at run time (arrays, no batch size, no strategy: the full arrays each step; anything
 else: `model.fit` as written). Files written against TF 2.x (engine.tf2_marker) are left: there
