@@ -1,7 +1,6 @@
 """Does the original program read its global step racily against its increment? (VER006)
 
-google-research/bert's optimization.py (and ALBERT, ELECTRA, BoolQ... that copied it) computes the
-learning-rate schedule from `global_step` and increments it with its own
+BERT's optimization.py (and the many programs that copied it) computes the learning-rate schedule from `global_step` and increments it with its own
 `global_step.assign(global_step + 1)`, grouped with the weight updates but not ordered against
 them. In TF 1.15 the global step is a ref variable whose `global_step/read` snapshot aliases the
 variable's buffer, so an op reading the snapshot after the assign ran in the same `Session.run`

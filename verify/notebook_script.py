@@ -30,8 +30,7 @@ runs, like Colab's /content; verify gives each run its own) and records what its
 `evaluate` and `predict` did into DIR/keras_record (verify/keras_record.py); `--keras-start
 FILE` starts each model from the weights the oracle recorded there.
 
-A Keras script with no model_dir (tensorflow/tpu's keras_colab/shakespeare_lstm.py) runs the same
-way: its text is one cell (no IPython lines), its arguments its `sys.argv`, its folder first on
+A Keras script with no model_dir runs the same way: its text is one cell (no IPython lines), its arguments its `sys.argv`, its folder first on
 `sys.path`, the overrides (no --skip-cell) and the Keras recorder as for a notebook.
 
 Runs inside every oracle (Python 3.7 + TF 1.15 too): standard library only, run by file path.

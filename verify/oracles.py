@@ -223,14 +223,13 @@ def _site_packages(python: Path | str, prefix: Path) -> Path:
 def ensure_extras(python: Path | str, requirements: tuple[str, ...], *, provision: bool = True, log=print) -> Path | None:
     """A folder (for PYTHONPATH) holding `requirements` installed for `python`, once; None when none asked.
 
-    A program may need packages its oracle does not ship (tensorflow/tpu's hyperparameters read
-    YAML): `verify --with pyyaml` installs them with that interpreter's pip into a folder of their
+    A program may need packages its oracle does not ship (e.g. YAML for its hyperparameters):
+    `verify --with pyyaml` installs them with that interpreter's pip into a folder of their
     own, so the oracle itself is never modified. What the environment already holds satisfies a
     dependency and every installed version is a constraint (pip's `--prefix` with `-c`) but those of
-    the packages the user names (`--with absl-py==2.1.0` replaces the oracle's absl-py): with
-    `--target`, `--with 'scikit-learn==1.0.2'` also installed numpy 1.21.6 there, which shadowed TF
-    1.15's numpy 1.18.5 and stopped TF 1.15 (`Cannot convert a symbolic Tensor`, reported as VER005
-    against the program). A requirement the pins cannot satisfy is refused, naming them.
+    the packages the user names (`--with absl-py==2.1.0` replaces the oracle's absl-py), so an
+    extra can never shadow a package the oracle's TensorFlow needs (a newer numpy stops TF 1.15).
+    A requirement the pins cannot satisfy is refused, naming them.
     """
     if not requirements:
         return None

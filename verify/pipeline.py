@@ -213,9 +213,8 @@ def checkpoint_files(model_dir: Path) -> tuple[str, list[Path]] | None:
     """(prefix name, its files) of model_dir's latest checkpoint, its `.meta` included.
 
     Read after the run ended, so every file is complete. The `.meta` goes along because programs
-    read it from the seeded model_dir: google-research/albert copies `model.ckpt-N.meta` to
-    `model.ckpt-best.meta` after each evaluation, so an exact phase seeded without it failed in the
-    oracle itself (NotFoundError, VER005). No TensorFlow rebuilds its graph from it."""
+    read it from the seeded model_dir (some copy `model.ckpt-N.meta` after each evaluation, and
+    would fail in the oracle itself without it). No TensorFlow rebuilds its graph from it."""
     state = model_dir / "checkpoint"
     if not state.exists():
         return None
@@ -361,8 +360,8 @@ class Runner:
     def _oracle_exact_runs(self, oracle: str, python: str, folder: Path, final, result) -> list[dict]:
         """The oracle's evaluation of its own final checkpoint, twice; more when the two differ.
 
-        An evaluation can be random although the checkpoint is fixed (tensorflow/tpu's
-        imagenet_input.py shuffles its eval records unseeded, ELECTRA masks tokens at random):
+        An evaluation can be random although the checkpoint is fixed (eval records shuffled
+        unseeded, tokens masked at random):
         then one oracle run is no reference, and the exact phase is held to the oracle's own
         spread over up to --oracle-runs evaluations, like the training phase.
         """
@@ -556,11 +555,8 @@ def oracle_has_onednn(version: str) -> bool:
     Then its spread runs alternate them (run 2 off, run 3 on, ...): the sides run with oneDNN off
     (TF 1.15's Eigen kernels), the oracle's first run as users run it, and the two kernel sets
     round differently (~1e-6 per op). A program that amplifies such rounding shows it in the
-    oracle's own spread instead of failing every side on it: training-data-analyst's
-    keras_flowers_gputputpupod_tf2.1 notebook at 32x32 (SGD, batch norm after a ReLU conv with
-    bias) has its first-step losses 1.7e-6 apart with oneDNN on and off, and 1.6e-3 apart one
-    step later; the sides matched TF 2.15's oneDNN-off run to 6e-7 at that step and drifted by
-    2e-3 one step further, while two oneDNN-on runs were identical. A program that does not
+    oracle's own spread instead of failing every side on it (a batch norm after a ReLU conv can
+    turn 1e-6 at one step into 1e-3 at the next). A program that does not
     amplify rounding keeps a spread of ~1e-6, below the training rtol (1e-4): no verdict changes.
     """
     major, _, rest = version.partition(".")
@@ -588,9 +584,8 @@ def trained_further(exact_run: dict, reference: dict) -> str | None:
     """Why an exact-phase run is not an evaluation of the seeded checkpoint, or None.
 
     A run that leaves no checkpoint its state file names (final_checkpoint None) trained only if it
-    wrote training summaries: google-research/albert's run_classifier.py renames its best
-    checkpoint to model.ckpt-best after evaluating, so an exact phase that only evaluated and
-    predicted was reported as VER002 'went on from model.ckpt-6 to None'."""
+    wrote training summaries: a program may rename its best checkpoint after evaluating, which
+    leaves an exact phase that only evaluated and predicted with no checkpoint named."""
     if exact_run.get("final_checkpoint") is None and not exact_run.get("scalars"):
         return None
     if exact_run.get("final_checkpoint") != reference.get("final_checkpoint"):

@@ -1,8 +1,8 @@
 """Did the migrated side stop in TF1 code it does not contain? (VER007)
 
 `estimator-migrate` rewrites the program's own tree; a TF1 package the program imports from
-elsewhere (google-research/language's BoolQ imports the pip package `bert`, bert-tensorflow 1.0.1:
-`class AdamWeightDecayOptimizer(tf.train.Optimizer)`) is not in that tree and still calls TF1's
+elsewhere (a pip package such as bert-tensorflow: `class AdamWeightDecayOptimizer(tf.train.Optimizer)`)
+is not in that tree and still calls TF1's
 API, so the migrated copy stops there (`module 'tensorflow._api.v2.train' has no attribute
 'Optimizer'`). That is not a wrong number of the migration but a part of the program it was not
 given: verify names it (findings.py VER007) with the file, instead of reporting a crash. The
