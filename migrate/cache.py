@@ -43,7 +43,10 @@ def cache_dir() -> Path | None:
 
 
 def _key(path: str, data: bytes) -> str:
-    return hashlib.sha256(fingerprint().encode() + Path(path).suffix.encode() + b"\0" + data).hexdigest()
+    from migrate.keras_target import keras_target  # the same bytes migrate otherwise for another Keras
+
+    return hashlib.sha256(fingerprint().encode() + Path(path).suffix.encode() + b"\0%d\0" % keras_target()
+                          + data).hexdigest()
 
 
 def load(path: str, data: bytes) -> FileResult | None:

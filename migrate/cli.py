@@ -12,6 +12,7 @@ from typing import Sequence
 
 from migrate import __version__, api, config, render
 from migrate.findings import CODES, FileResult, Severity
+from migrate.keras_target import set_keras_target
 
 EXIT_CLEAN, EXIT_CHANGES, EXIT_ERROR = 0, 1, 2
 
@@ -68,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also report what in TPU code would run badly on a real TPU (MIG401-MIG406: "
                              "partial batches, Python in the input pipeline, batch sizes, summaries in "
                              "model_fn, local checkpoint paths, steps_per_execution), in files that target TPUs")
+    parser.add_argument("--keras", type=int, choices=(2, 3), default=3,
+                        help="the Keras the migrated code runs on: 3 (default: Keras 2 APIs Keras 3 removed are "
+                             "rewritten or reported) or 2 (tf.keras and keras become tf_keras, the tf-keras package: "
+                             "the smallest diff for code full of Keras 2 internals); the report says which")
     parser.add_argument("--list", action="store_true", help="list the codemods and finding codes, then exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no per-file lines, only the summary")
     parser.add_argument("--no-cache", action="store_true",
@@ -185,6 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     if args.no_cache:
         os.environ["ESTIMATOR_MIGRATE_CACHE"] = "off"  # inherited by the worker processes
+    set_keras_target(args.keras)   # likewise
     select, ignore = _codes(args.select), _codes(args.ignore)
     unknown = [c for c in select + ignore if not any(code.startswith(c) for code in CODES)]
     if unknown:

@@ -20,10 +20,12 @@ from migrate import partial_parse
 from migrate.codemods import PIPELINE, fused
 from migrate.codemods.base import WATCHED_PACKAGES, PassContext
 from migrate.codemods.fused import fuse
+from migrate.codemods.keras2_target import KERAS2_CODEMOD, KERAS3_ONLY
 from migrate.codemods.findings_collector import FindingCollector
 from migrate.environment_checks import environment_findings
 from migrate.final_check import check as check_names
 from migrate.forks import within_fork
+from migrate.keras_target import keras_target
 from migrate.findings import FileResult, Finding, Location
 from migrate.names import ImportSurvey, import_survey
 from migrate.prefilter import nothing_to_do
@@ -287,7 +289,19 @@ class Surveyed:
 
     @property
     def pipeline(self) -> tuple:
-        return TF2_PIPELINE if self.marker else TF1_PIPELINE
+        return pipeline_for(bool(self.marker), keras_target())
+
+
+_KERAS2_PIPELINES = {marker: tuple(sorted(
+    [c for c in (TF2_PIPELINE if marker else TF1_PIPELINE) if c.name not in KERAS3_ONLY] + [KERAS2_CODEMOD],
+    key=lambda c: (c.order, c.name))) for marker in (False, True)}
+
+
+def pipeline_for(tf2: bool, keras: int = 3) -> tuple:
+    """The codemods for a TF2 (or TF1) file and a Keras target (migrate/keras_target.py)."""
+    if keras == 2:
+        return _KERAS2_PIPELINES[tf2]
+    return TF2_PIPELINE if tf2 else TF1_PIPELINE
 
 
 def _migrate(source: Surveyed, filename: str, verify: bool = False, prefilter: bool = True) -> tuple[str, list[Finding]]:

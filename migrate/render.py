@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import json
+
+from migrate.keras_target import WHY, keras_target
 from typing import Sequence
 
 from migrate import __version__
@@ -36,7 +38,8 @@ def summary(results: Sequence[FileResult], changed_verb: str) -> str:
     errors = sum(f.severity == Severity.ERROR for f in findings)
     skipped = sum(r.skipped for r in results)
     lines = [f"{len(results)} file(s) scanned, {changed} {changed_verb}, {len(findings)} finding(s) "
-             f"({errors} error(s)), {skipped} skipped"]
+             f"({errors} error(s)), {skipped} skipped",
+             f"Keras target: {WHY[keras_target()]}"]
     if findings:
         counts: dict[str, int] = {}
         for finding in findings:
@@ -83,7 +86,8 @@ def as_json(results: Sequence[FileResult]) -> str:
                 "message": f.message, "hint": f.hint,
             } for f in result.findings],
         })
-    return json.dumps({"tool": "estimator-migrate", "version": __version__, "files": files}, indent=2) + "\n"
+    return json.dumps({"tool": "estimator-migrate", "version": __version__, "keras_target": keras_target(),
+                       "keras_target_why": WHY[keras_target()], "files": files}, indent=2) + "\n"
 
 
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -110,7 +114,8 @@ def as_sarif(results: Sequence[FileResult]) -> str:
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{"tool": {"driver": {"name": "estimator-migrate", "version": __version__, "rules": rules}},
-                  "results": sarif_results}],
+                  "results": sarif_results,
+                  "properties": {"keras_target": keras_target(), "keras_target_why": WHY[keras_target()]}}],
     }
     return json.dumps(document, indent=2) + "\n"
 

@@ -453,6 +453,9 @@ class TableRewrite(FastDispatch):
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             lines.append(updated_node.with_changes(body=[statement.with_changes(names=kept)]))
         for parent, names in moved.items():
+            if not parent:   # a top-level package (`from tensorflow import keras` -> `import tf_keras as keras`)
+                lines.extend(cst.parse_statement(f"import {name}\n") for name in names)
+                continue
             lines.append(cst.parse_statement(f"from {parent} import {', '.join(names)}\n"))
         if not kept:
             lines[0] = lines[0].with_changes(

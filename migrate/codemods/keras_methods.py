@@ -11,6 +11,20 @@
   last part) gets the suffix Keras 3 wants, and `load_weights` calls naming the same literal are
   renamed with it (the program reads what it wrote; other `.h5` files still load, Keras 3 reads
   Keras 2 weight files).
+  A path built at run time (`start = os.path.join(work_dir, "start.h5")`, then
+  `model.save_weights(start)`; a TF-checkpoint prefix) cannot be renamed here: such
+  `x.save_weights(p, ...)` / `x.load_weights(p, ...)` calls become
+  `estimator_bridge.compat.keras_weights.save_weights(x, p, ...)` / `load_weights(...)`, and
+  `ModelCheckpoint(p, save_weights_only=True)` gets `keras3_weights_path(p)`: the file name is
+  chosen when the program runs and load_weights reads what was written under it (a 2019-style
+  program died at its first save_weights with 0 findings before).
+- `cell.get_initial_state(batch_size=B, dtype=D)` (Keras 2 RNN cells; Keras 3's take batch_size only:
+  TypeError) -> `estimator_bridge.compat.keras2_utils.get_initial_state(cell, batch_size=B, dtype=D)`,
+  which decides at run time (a TF 1.x cell keeps its own method).
+- A step count that may be a float (`steps_per_epoch=np.ceil(n / 1024)`, a name assigned from a
+  division or np.ceil/floor/round/float) in fit/evaluate/predict (and the generator methods) ->
+  `estimator_bridge.compat.keras_weights.steps(...)`: Keras 2 ran ceil(steps) steps, Keras 3 raises
+  TypeError on a float.
 - `model.compile(optimizer, loss, metrics, loss_weights)` with positional arguments past the second ->
   the same call with those as keywords (`metrics=`, `loss_weights=`): Keras 3 moved `loss_weights` to the
   third place, so TF 1.x's positional metrics would become loss weights and compile would fail.
@@ -77,6 +91,21 @@ RESET_STATES_HELPER = "estimator_bridge.compat.keras_methods.reset_states"
 VALIDATION_HELPER = "estimator_bridge.compat.keras_methods.restarted_each_epoch"
 SCHEDULE_HELPER = "estimator_bridge.compat.keras_methods.legacy_schedule_step"
 APPLY_GRADIENTS_HELPER = "estimator_bridge.compat.keras_methods.apply_gradients"
+WEIGHTS_HELPERS = {"save_weights": "estimator_bridge.compat.keras_weights.save_weights",
+                   "load_weights": "estimator_bridge.compat.keras_weights.load_weights"}
+WEIGHTS_PATH_HELPER = "estimator_bridge.compat.keras_weights.keras3_weights_path"
+STEPS_HELPER = "estimator_bridge.compat.keras_weights.steps"
+INITIAL_STATE_HELPER = "estimator_bridge.compat.keras2_utils.get_initial_state"
+# `cell.get_initial_state(batch_size=..., dtype=...)`: Keras 2's parameters, Keras 3 takes batch_size only
+_INITIAL_STATE_CALL = re.compile(r"\.\s*get_initial_state\s*\((?:[^()]|\([^()]*\))*\b(?:dtype|inputs)\s*=")
+# Methods whose step counts Keras 3 takes only as ints, and those keywords.
+STEPS_METHODS = frozenset({"fit", "evaluate", "predict"}) | frozenset(REMOVED_METHODS)
+STEPS_KEYWORDS = frozenset({"steps_per_epoch", "steps", "validation_steps"})
+_STEPS_KEYWORD = re.compile(r"\b(?:steps_per_epoch|validation_steps|steps)\s*=(?!=)")
+# text that can make a float: true division, numpy's rounding, float()
+_FLOATISH = re.compile(r"(?<![/*])/(?![/=])|\b(?:ceil|floor|round|rint|float|float32|float64)\s*\(")
+# a weights call whose path is not one string literal (a run-time path or a TF checkpoint name)
+_WEIGHTS_CALL = re.compile(r"\.\s*(?:save|load)_weights\s*\(|ModelCheckpoint")
 _APPLY_GRADIENTS_CALL = re.compile(r"\.\s*apply_gradients\s*\(")
 # TF 1.x distribution-strategy methods (StrategyV1, tf.contrib.distribute.TPUStrategy) that TF 2.x
 # strategies do not have; the session loop around them has no faithful rewrite.
@@ -125,6 +154,10 @@ def text_may_need_keras_rewrite(text: str) -> bool:
     if _schedule_calls_to_cast(text) or _apply_gradients_to_wrap(text):
         return True
     if _STRATEGY_V1_CALL.search(text) and _session_loop_with_keras(text):
+        return True
+    if _INITIAL_STATE_CALL.search(text):
+        return True
+    if _WEIGHTS_CALL.search(text) or (_STEPS_KEYWORD.search(text) and _FLOATISH.search(text)):
         return True
     return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
         "save_weights" in text or "ModelCheckpoint" in text)
@@ -314,9 +347,11 @@ def _weight_path(call: cst.Call, is_checkpoint) -> tuple[cst.BaseExpression, boo
 class _State:
     """Per module: weight-file literals (old body -> Keras 3 body) and schedule `__call__` anchors."""
 
-    def __init__(self, renamed: dict[str, str], anchors: dict[int, tuple[str, bool]]) -> None:
+    def __init__(self, renamed: dict[str, str], anchors: dict[int, tuple[str, bool]],
+                 float_names: frozenset[str] = frozenset()) -> None:
         self.renamed = renamed
         self.anchors = anchors   # id(statement line) -> (step parameter, insert after the line?)
+        self.float_names = float_names   # names assigned from an expression that may be a float
 
 
 def start(rewrite, module: cst.Module) -> _State:
@@ -331,7 +366,49 @@ def start(rewrite, module: cst.Module) -> _State:
         schedules = _ScheduleCalls(rewrite)
         module.visit(schedules)
         anchors = schedules.anchors
-    return _State(renamed, anchors)
+    float_names: frozenset[str] = frozenset()
+    if _STEPS_KEYWORD.search(text) and _FLOATISH.search(text):
+        finder = _FloatNames()
+        module.visit(finder)
+        float_names = frozenset(finder.names)
+    return _State(renamed, anchors, float_names)
+
+
+class _FloatNames(cst.CSTVisitor):
+    """Names assigned (anywhere in the module) from an expression that may be a float."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if _may_be_float(node.value, frozenset()):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self.names.add(target.target.value)
+
+
+_FLOAT_CALLS = frozenset({"ceil", "floor", "round", "rint", "float", "float32", "float64", "true_divide", "divide"})
+
+
+def _may_be_float(expression: cst.BaseExpression, float_names: frozenset[str]) -> bool:
+    """Can this step count be a float? A float literal, a true division, numpy's rounding functions or
+    float(), or a name assigned from one of those; `len(...)`/`int(...)`/`math.ceil(...)` are ints."""
+    if isinstance(expression, cst.Float):
+        return True
+    if isinstance(expression, cst.Name):
+        return expression.value in float_names
+    if isinstance(expression, cst.Call):
+        name = dotted_name(expression.func) or ""
+        if name in ("len", "int", "math.ceil", "math.floor") or name.endswith("keras_weights.steps"):
+            return False
+        return name.rsplit(".", 1)[-1] in _FLOAT_CALLS
+    if isinstance(expression, cst.BinaryOperation):
+        if isinstance(expression.operator, cst.Divide):
+            return True
+        return _may_be_float(expression.left, float_names) or _may_be_float(expression.right, float_names)
+    if isinstance(expression, cst.UnaryOperation):
+        return _may_be_float(expression.expression, float_names)
+    return False
 
 
 class _ScheduleCalls(cst.CSTVisitor):
@@ -459,6 +536,38 @@ def claimed_by_call(rewrite, call: cst.Call) -> tuple[cst.CSTNode, ...]:
 
 
 def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    result = _leave_call(rewrite, original_node, updated_node)
+    if _is_method(rewrite, original_node, STEPS_METHODS) and not _estimator_call(original_node):
+        call = result if isinstance(result, cst.Call) else updated_node
+        counted = _steps_at_run_time(rewrite, call)
+        if counted is not None:
+            return counted
+    return result
+
+
+def _estimator_call(call: cst.Call) -> bool:
+    """`estimator.evaluate(input_fn, steps=...)`: an Estimator's method, not Keras'."""
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == "input_fn":
+            return True
+        if index == 0 and arg.keyword is None and "input_fn" in (dotted_name(arg.value) or ""):
+            return True
+    return False
+
+
+def _steps_at_run_time(rewrite, call: cst.Call) -> cst.Call | None:
+    """`fit(..., steps_per_epoch=<maybe a float>)` -> `steps_per_epoch=<helper>(...)`, or None."""
+    float_names = rewrite.state[NAME].float_names
+    changed, args = False, []
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in STEPS_KEYWORDS and _may_be_float(arg.value, float_names):
+            arg = arg.with_changes(value=cst.Call(func=rewrite.spell(STEPS_HELPER), args=[cst.Arg(arg.value)]))
+            changed = True
+        args.append(arg)
+    return call.with_changes(args=args) if changed else None
+
+
+def _leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
     key = _key(rewrite, original_node.func)
     if key in LEARNING_PHASE:
         return updated_node.with_changes(func=rewrite.spell(LEARNING_PHASE[key]))
@@ -468,6 +577,12 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         wrapped = _apply_gradients_wrapped(rewrite, original_node, updated_node)
         if wrapped is not None:
             return wrapped
+    if _is_method(rewrite, original_node, {"get_initial_state"}) and not (
+            dotted_name(original_node.func) or "").startswith("estimator_bridge.") and any(
+            arg.keyword is not None and arg.keyword.value in ("dtype", "inputs") for arg in original_node.args):
+        return cst.Call(func=rewrite.spell(INITIAL_STATE_HELPER),
+                        args=[cst.Arg(updated_node.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                              *updated_node.args])
     if _is_method(rewrite, original_node, {"reset_states"}) and not original_node.args:
         return cst.Call(func=rewrite.spell(RESET_STATES_HELPER), args=[cst.Arg(updated_node.func.value)])
     if _is_method(rewrite, original_node, REMOVED_METHODS):
@@ -488,14 +603,57 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
     keywords = _keyword_changes(rewrite, original_node, updated_node)
     result = keywords if keywords is not None else updated_node
     literals = rewrite.state[NAME].renamed
-    if not literals:
-        return keywords
     found = _weight_path(original_node, lambda call: is_checkpoint(rewrite, call))
-    loading = isinstance(original_node.func, cst.Attribute) and original_node.func.attr.value == "load_weights"
-    if found is None and not loading:
-        return keywords
-    renamed = _rename_path_argument(literals, result)
-    return renamed if renamed is not None else keywords
+    loading = _is_method(rewrite, original_node, {"load_weights"})
+    if literals and (found is not None or loading):
+        renamed = _rename_path_argument(literals, result)
+        if renamed is not None:
+            keywords = result = renamed
+    run_time = _weights_at_run_time(rewrite, original_node, result)
+    return run_time if run_time is not None else keywords
+
+
+def _path_literal(expression: cst.BaseExpression) -> str | None:
+    """The text a path expression ends with, when it ends with a string literal, else None."""
+    parts = _literal_parts(expression)
+    pieces = _text(parts[0]) if parts else None
+    return None if pieces is None else pieces[1]
+
+
+def _weights_at_run_time(rewrite, original_node: cst.Call, call: cst.Call) -> cst.Call | None:
+    """Weights calls whose file name Keras 3 may refuse and only the running program knows (see the
+    module's docstring), routed through estimator_bridge.compat.keras_weights; None when the name is
+    a literal Keras 3 takes (or one the codemod renamed), or the call is not such a call."""
+    if (dotted_name(original_node.func) or "").startswith(("estimator_bridge.", "keras_weights.")):
+        return None
+    method = original_node.func.attr.value if isinstance(original_node.func, cst.Attribute) else None
+    if method in WEIGHTS_HELPERS and _is_method(rewrite, original_node, WEIGHTS_HELPERS):
+        args = list(call.args)
+        if not args or args[0].star or args[0].keyword is not None:
+            return None
+        literal = _path_literal(args[0].value)
+        if literal is not None and (literal.endswith((WEIGHTS_SUFFIX, ".keras")) or (
+                method == "load_weights" and literal.endswith(KERAS2_H5_SUFFIXES))):
+            return None   # Keras 3 writes or reads this name itself
+        receiver = cst.Arg(call.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return cst.Call(func=rewrite.spell(WEIGHTS_HELPERS[method]), args=[receiver, *args],
+                        whitespace_before_args=call.whitespace_before_args)
+    found = _weight_path(original_node, lambda node: is_checkpoint(rewrite, node))
+    if found is None or not found[1] or not is_checkpoint(rewrite, original_node):
+        return None
+    args = list(call.args)
+    for position, arg in enumerate(args):
+        if (arg.keyword is None and position == 0) or (arg.keyword is not None and arg.keyword.value == "filepath"):
+            literal = _path_literal(arg.value)
+            if literal is not None and literal.endswith(WEIGHTS_SUFFIX):
+                return None
+            if isinstance(arg.value, cst.Call) and (dotted_name(arg.value.func) or "").endswith(
+                    "keras3_weights_path"):
+                return None
+            args[position] = arg.with_changes(value=cst.Call(func=rewrite.spell(WEIGHTS_PATH_HELPER),
+                                                             args=[cst.Arg(arg.value)]))
+            return call.with_changes(args=args)
+    return None
 
 
 def _apply_gradients_wrapped(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.Call | None:

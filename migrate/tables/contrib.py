@@ -242,9 +242,11 @@ CONTRIB = {
     "tensorflow.contrib.distribute.get_strategy": Replacement("tensorflow.distribute.get_strategy"),
     "tensorflow.contrib.distribute.has_strategy": Replacement("tensorflow.distribute.has_strategy"),
     "tensorflow.contrib.distribute.in_cross_replica_context": Replacement("tensorflow.distribute.in_cross_replica_context"),
-    # TF 1.14/1.15's tf.contrib.distribute re-exported these two (tensorflow/tpu mnist_keras).
+    # TF 1.14/1.15's tf.contrib.distribute re-exported these two (tensorflow/tpu mnist_keras). TF 2.x's
+    # initialize_tpu_system needs tf.config.experimental_connect_to_cluster(resolver) first for a remote
+    # TPU (NotFoundError without): the helper connects, then initialises.
     "tensorflow.contrib.distribute.initialize_tpu_system": Replacement(
-        "tensorflow.tpu.experimental.initialize_tpu_system"),
+        "estimator_bridge.compat.tpu_system.initialize_tpu_system"),
     "tensorflow.contrib.distribute.TPUStrategy": Replacement(
         "tensorflow.distribute.TPUStrategy", rename_kwargs={"device_assignment": "experimental_device_assignment"},
         unsupported_kwargs=("steps_per_run",), signature=("tpu_cluster_resolver", "steps_per_run", "device_assignment"),

@@ -187,3 +187,63 @@ TF1_METRICS_WITHOUT_KERAS3_NAME = {
     "ce": ("ce", "the loss's own crossentropy metric, e.g. keras.metrics.CategoricalCrossentropy(name='ce')"),
     "logcosh": ("logcosh", "keras.metrics.LogCoshError(name='logcosh')"),
 }
+
+# Keras 2 module paths Keras 3 folded into their package (standalone `keras.layers.convolutional.Conv2D`,
+# `from keras.layers.advanced_activations import LeakyReLU`, and tf.keras's spellings of them: every name
+# of these modules is in keras.layers); a random draw of 40 TPU-era files had them with no finding.
+KERAS2_LAYER_MODULES = ("advanced_activations", "convolutional", "convolutional_recurrent", "core", "embeddings",
+                        "merge", "noise", "normalization", "pooling", "recurrent", "wrappers", "local")
+KERAS.update({f"keras.layers.{module}": Replacement("keras.layers") for module in KERAS2_LAYER_MODULES})
+
+# Keras 2's preprocessing utilities Keras 3 removed (pure Python/numpy: the Tokenizer of text
+# notebooks, ImageDataGenerator's numpy batches, which Keras 3's fit takes as a generator): served
+# unchanged by tf-keras (Keras 2, pinned with the TensorFlow release), whose objects do not touch
+# Keras 3 models. keras.preprocessing.sequence.pad_sequences is still in Keras 3.
+KERAS2_PREPROCESSING = {
+    "text": ("Tokenizer", "tokenizer_from_json", "text_to_word_sequence", "one_hot", "hashing_trick"),
+    "image": ("ImageDataGenerator", "Iterator", "DirectoryIterator", "NumpyArrayIterator", "apply_affine_transform",
+              "apply_brightness_shift", "apply_channel_shift", "random_brightness", "random_channel_shift",
+              "random_rotation", "random_shear", "random_shift", "random_zoom"),
+    "sequence": ("TimeseriesGenerator", "make_sampling_table", "skipgrams"),
+}
+KERAS.update({f"keras.preprocessing.{module}.{name}": Replacement(f"tf_keras.preprocessing.{module}.{name}")
+              for module, names in KERAS2_PREPROCESSING.items() for name in names})
+
+# Keras 2 backend functions (`from keras import backend as K; K.mean(...)`) Keras 3 removed.
+# Same parameters and numbers in keras.ops (Keras 2's K.<name>(x, axis=None, keepdims=False) etc.):
+KERAS2_BACKEND_AS_OPS = {name: name for name in (
+    "abs", "all", "any", "cast", "cos", "equal", "exp", "greater", "greater_equal", "less", "less_equal", "log",
+    "max", "maximum", "mean", "min", "minimum", "not_equal", "prod", "reshape", "sigmoid", "sign", "sin",
+    "softmax", "softplus", "softsign", "square", "stack", "std", "sum", "tanh", "transpose", "var")}
+KERAS2_BACKEND_AS_OPS["pow"] = "power"
+# Keras 2 semantics Keras 3's namesake lacks (clipped sqrt, last-axis defaults, int_shape's tuple):
+# estimator_bridge.compat.keras2_backend keeps them, on keras.ops.
+KERAS2_BACKEND_HELPERS = ("sqrt", "expand_dims", "argmax", "argmin", "concatenate", "int_shape")
+KERAS.update({f"keras.backend.{name}": Replacement(f"keras.ops.{target}")
+              for name, target in KERAS2_BACKEND_AS_OPS.items()})
+KERAS.update({f"keras.backend.{name}": Replacement(f"estimator_bridge.compat.keras2_backend.{name}")
+              for name in KERAS2_BACKEND_HELPERS})
+# The rest of Keras 2's backend functions: no Keras 3 function computes the same for every call.
+KERAS2_BACKEND_WITHOUT_KERAS3 = (
+    "arange", "batch_dot", "batch_flatten", "batch_get_value", "batch_normalization", "batch_set_value", "bias_add",
+    "binary_crossentropy", "binary_focal_crossentropy", "cast_to_floatx", "categorical_crossentropy",
+    "categorical_focal_crossentropy", "clip", "constant", "conv1d", "conv2d", "conv2d_transpose", "conv3d",
+    "count_params", "ctc_batch_cost", "ctc_decode", "ctc_label_dense_to_sparse", "cumprod", "cumsum",
+    "depthwise_conv2d", "dot", "dropout", "dtype", "elu", "eval", "eye", "flatten", "foldl", "foldr", "function",
+    "gather", "get_value", "gradients", "hard_sigmoid", "in_test_phase", "in_top_k", "in_train_phase", "is_sparse",
+    "l2_normalize", "learning_phase_scope", "local_conv1d", "local_conv2d", "manual_variable_initialization",
+    "map_fn", "moving_average_update", "name_scope", "ndim", "normalize_batch_in_training", "one_hot", "ones",
+    "permute_dimensions", "placeholder", "pool2d", "pool3d", "print_tensor", "random_bernoulli", "random_binomial",
+    "random_normal", "random_normal_variable", "random_uniform", "random_uniform_variable", "relu", "repeat",
+    "repeat_elements", "reset_uids", "resize_images", "resize_volumes", "reverse", "rnn", "round",
+    "separable_conv2d", "set_value", "shape", "spatial_2d_padding", "spatial_3d_padding", "stop_gradient", "switch",
+    "temporal_padding", "tile", "to_dense", "truncated_normal", "update", "update_add", "update_sub", "variable",
+    "zeros", "ones_like", "zeros_like")
+KERAS_UNSUPPORTED.update({
+    f"keras.backend.{name}": Unsupported(
+        "MIG207", "`{name}` is gone in Keras 3 (its backend keeps no math functions)",
+        f"use keras.ops or tf.* (check the parameters: keras.ops.{name} may differ from Keras 2's), or, for "
+        f"code that only runs on TF tensors (a custom layer's call), Keras 2's own "
+        f"`tf_keras.backend.{name}` (the tf-keras package)")
+    for name in KERAS2_BACKEND_WITHOUT_KERAS3})
+KERAS["keras.utils.print_summary"] = Replacement("estimator_bridge.compat.keras2_utils.print_summary")

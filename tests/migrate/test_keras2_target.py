@@ -1,0 +1,78 @@
+"""`estimator-migrate --keras 2`: Keras references become tf_keras (the tf-keras package, Keras 2 on current
+TensorFlow) and the Keras 3 rewrites are not made; the migrated programs keep TF 1.15's numbers (oracle test).
+
+The 2019-style program (TF1 optimizer in compile, fit_generator with a float steps_per_epoch, .h5 weights
+at run-time paths) gets a 4-line diff (tf.keras -> tf_keras, tf.train -> tf.compat.v1.train); measured
+(TF 2.21 + tf-keras 2.21.0 vs TF 1.15, CPU): history and evaluation within 2e-7 relative (evaluate equal
+to the printed digit). The backend program (K.sqrt/K.mean/K.square loss, Tokenizer, LSTMCell's
+get_initial_state(batch_size=, dtype=)) runs unchanged on tf_keras: losses within 1e-7.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+from migrate.engine import migrate_text
+from migrate.keras_target import ENVIRONMENT
+from tests.support.oracles import REPO_ROOT, oracle_python, run_current_json, run_json
+
+PROGRAMS = REPO_ROOT / "tests" / "migrate" / "programs"
+
+
+@pytest.fixture
+def keras2(monkeypatch):
+    monkeypatch.setenv(ENVIRONMENT, "2")
+
+
+def test_keras_2_points_every_spelling_at_tf_keras_and_keeps_keras_2_apis(keras2):
+    source = ("import os\nimport tensorflow as tf\nfrom tensorflow import keras\nfrom tensorflow.keras import backend as K\n"
+              "import keras as standalone\nfrom keras.layers.convolutional import Conv2D\n\n"
+              "def f(model, gen, d):\n"
+              "  model.fit_generator(gen, steps_per_epoch=3.0)\n"
+              "  model.save_weights(os.path.join(d, 'x.h5'))\n"
+              "  return K.mean(tf.keras.layers.Dense(3)(d)), keras.layers.BatchNormalization(), standalone.layers.Dense(2)\n")
+    migrated, findings = migrate_text(source, "f.py", verify=True)
+    assert "import tf_keras as keras\nfrom tf_keras import backend as K\nimport tf_keras as standalone\n" in migrated
+    assert "from tf_keras.layers.convolutional import Conv2D" in migrated
+    assert "model.fit_generator(gen, steps_per_epoch=3.0)" in migrated            # native in Keras 2
+    assert "model.save_weights(os.path.join(d, 'x.h5'))" in migrated
+    assert "K.mean(tf_keras.layers.Dense(3)(d)), keras.layers.BatchNormalization()" in migrated
+    assert "estimator_bridge" not in migrated
+
+
+def test_keras_3_stays_the_default():
+    migrated, _ = migrate_text("import tensorflow as tf\nm = tf.keras.layers.Dense(3)\n", "f.py")
+    assert "tf_keras" not in migrated and os.environ.get(ENVIRONMENT) in (None, "3")
+
+
+@pytest.mark.oracle
+def test_the_2019_program_on_tf_keras_reproduces_tf_1_15(keras2, tmp_path):
+    program = PROGRAMS / "keras_2019_weights_paths.py"
+    migrated, _ = migrate_text(program.read_text(), str(program))
+    assert "tf_keras.models.Sequential" in migrated and "fit_generator" in migrated
+    path = tmp_path / program.name
+    path.write_text(migrated)
+    (tmp_path / "oracle").mkdir()
+    (tmp_path / "ours").mkdir()
+    oracle = run_json(oracle_python("tf115"), program, str(tmp_path / "oracle"))
+    ours = run_current_json(path, str(tmp_path / "ours"))
+    for key in ("loss", "again", "evaluate"):
+        np.testing.assert_allclose(ours[key], oracle[key], rtol=1e-6, err_msg=key)
+    assert sorted(p.name for p in (tmp_path / "ours").iterdir()) == ["final_3.h5", "start.h5"]
+
+
+@pytest.mark.oracle
+def test_the_backend_program_on_tf_keras_reproduces_tf_1_15(keras2, tmp_path):
+    program = PROGRAMS / "keras2_backend_and_utils.py"
+    migrated, _ = migrate_text(program.read_text(), str(program))
+    assert "from tf_keras import backend as K" in migrated
+    path = tmp_path / program.name
+    path.write_text(migrated)
+    oracle = run_json(oracle_python("tf115"), program)
+    ours = run_current_json(path)
+    np.testing.assert_allclose(ours["loss"], oracle["loss"], rtol=1e-6)
+    for mine, theirs in zip(ours["values"], oracle["values"]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-6)
+    for key in ("int_shape", "summary", "sequences"):
+        assert ours[key] == oracle[key], key
