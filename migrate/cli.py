@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also report what in TPU code would run badly on a real TPU (MIG401-MIG406: "
                              "partial batches, Python in the input pipeline, batch sizes, summaries in "
                              "model_fn, local checkpoint paths, steps_per_execution), in files that target TPUs")
-    parser.add_argument("--keras", type=int, choices=(2, 3), default=3,
-                        help="the Keras the migrated code runs on: 3 (default: Keras 2 APIs Keras 3 removed are "
+    parser.add_argument("--keras", type=int, choices=(2, 3), default=None,
+                        help="the Keras the migrated code runs on: 3 (default, or $ESTIMATOR_MIGRATE_KERAS: Keras 2 "
+                             "APIs Keras 3 removed are "
                              "rewritten or reported) or 2 (tf.keras and keras become tf_keras, the tf-keras package: "
                              "the smallest diff for code full of Keras 2 internals); the report says which")
     parser.add_argument("--list", action="store_true", help="list the codemods and finding codes, then exit")
@@ -190,7 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     if args.no_cache:
         os.environ["ESTIMATOR_MIGRATE_CACHE"] = "off"  # inherited by the worker processes
-    set_keras_target(args.keras)   # likewise
+    if args.keras is not None:
+        set_keras_target(args.keras)   # likewise (verify's migrated side passes it through the environment)
     select, ignore = _codes(args.select), _codes(args.ignore)
     unknown = [c for c in select + ignore if not any(code.startswith(c) for code in CODES)]
     if unknown:

@@ -10,6 +10,7 @@ limitation). See docs/verify.md.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -45,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--side", choices=sorted(SIDE_CHOICES), default="both",
                         help="current-TF side(s): the unchanged file under the compat runner, the migrated copy, "
                              "or both (default)")
+    parser.add_argument("--keras", type=int, choices=(2, 3), default=None,
+                        help="Keras target of the migrated copy (estimator-migrate --keras: 3 by default, 2 = tf_keras)")
     parser.add_argument("--migrated", type=Path, metavar="FILE",
                         help="your own migrated copy of SCRIPT for the migrated side (default: verify migrates a "
                              "copy of --source-root with estimator-migrate)")
@@ -192,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.no_exact and args.exact_args is not None:
         _error("--exact-args and --no-exact contradict each other")
         return EXIT_ERROR
+    if args.keras is not None:   # read by the `python -m migrate` the migrated side starts
+        os.environ["ESTIMATOR_MIGRATE_KERAS"] = str(args.keras)
     try:
         overrides = notebook_overrides(args)
     except ValueError as error:

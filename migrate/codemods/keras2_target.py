@@ -13,7 +13,7 @@ import libcst as cst
 
 from migrate.codemods.base import dotted_name
 from migrate.codemods.registry import Codemod
-from migrate.resolve import Match
+from migrate.resolve import Match, canonical
 from migrate.tables.entries import Replacement
 
 ROOT = "keras"
@@ -32,7 +32,7 @@ def _lookup(canonical_name: str, raw_name: str, call) -> Match | None:
     return None
 
 
-_IMPORT_KERAS = re.compile(r"^[ \t]*import[ \t]+keras\b", re.MULTILINE)
+_IMPORT_KERAS = re.compile(r"^[ \t]*import[ \t]+(?:keras\b|tensorflow(?:\.python)?\.keras\b)", re.MULTILINE)
 
 
 def _has_keras_import(text: str) -> bool:
@@ -48,9 +48,12 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
             names = []
             for alias in small.names:
                 name = dotted_name(alias.name) or ""
-                if name == ROOT or name.startswith(ROOT + "."):
+                key = canonical(name)
+                keras_module = key == ROOT or key.startswith(ROOT + ".")
+                # `import keras[.x]` binds keras; `import tensorflow.keras` (no alias) binds tensorflow: left
+                if keras_module and (alias.asname is not None or name.split(".")[0] == ROOT):
                     bound = alias.asname.name.value if alias.asname else ROOT
-                    target = TARGET + name[len(ROOT):] if alias.asname else TARGET
+                    target = TARGET + key[len(ROOT):] if alias.asname else TARGET
                     alias = alias.with_changes(name=cst.parse_expression(target),
                                                asname=cst.AsName(name=cst.Name(bound)))
                     changed = True

@@ -101,11 +101,10 @@ _INITIAL_STATE_CALL = re.compile(r"\.\s*get_initial_state\s*\((?:[^()]|\([^()]*\
 # Methods whose step counts Keras 3 takes only as ints, and those keywords.
 STEPS_METHODS = frozenset({"fit", "evaluate", "predict"}) | frozenset(REMOVED_METHODS)
 STEPS_KEYWORDS = frozenset({"steps_per_epoch", "steps", "validation_steps"})
-_STEPS_KEYWORD = re.compile(r"\b(?:steps_per_epoch|validation_steps|steps)\s*=(?!=)")
 # text that can make a float: true division, numpy's rounding, float()
 _FLOATISH = re.compile(r"(?<![/*])/(?![/=])|\b(?:ceil|floor|round|rint|float|float32|float64)\s*\(")
 # a weights call whose path is not one string literal (a run-time path or a TF checkpoint name)
-_WEIGHTS_CALL = re.compile(r"\.\s*(?:save|load)_weights\s*\(|ModelCheckpoint")
+_WEIGHTS_CALL = re.compile(r"(?<!keras_weights)\.\s*(?:save|load)_weights\s*\(|ModelCheckpoint")
 _APPLY_GRADIENTS_CALL = re.compile(r"\.\s*apply_gradients\s*\(")
 # TF 1.x distribution-strategy methods (StrategyV1, tf.contrib.distribute.TPUStrategy) that TF 2.x
 # strategies do not have; the session loop around them has no faithful rewrite.
@@ -157,10 +156,31 @@ def text_may_need_keras_rewrite(text: str) -> bool:
         return True
     if _INITIAL_STATE_CALL.search(text):
         return True
-    if _WEIGHTS_CALL.search(text) or (_STEPS_KEYWORD.search(text) and _FLOATISH.search(text)):
+    if _WEIGHTS_CALL.search(text) or _float_steps(text):
         return True
     return any(suffix in text for suffix in KERAS2_H5_SUFFIXES) and (
         "save_weights" in text or "ModelCheckpoint" in text)
+
+
+# a steps keyword of a call (after `(` or `,`: not an assignment statement) and its value's text
+_STEPS_VALUE = re.compile(r"[(,]\s*(?:steps_per_epoch|validation_steps|steps)\s*=(?!=)\s*([^,)\n]*)")
+_FLOAT_LITERAL = re.compile(r"(?<![\w.])\d+\.\d*|\d+e-?\d+")
+
+
+def _float_steps(text: str) -> bool:
+    """A steps keyword whose value may be a float: it holds a division, a float literal or a rounding call, or
+    is a name assigned (anywhere) from one. Over-approximates `_may_be_float` on the tree."""
+    if not _FLOATISH.search(text) and not _FLOAT_LITERAL.search(text):
+        return False
+    for match in _STEPS_VALUE.finditer(text):
+        value = match.group(1).strip()
+        if _FLOATISH.search(value) or _FLOAT_LITERAL.search(value):
+            return True
+        if value.isidentifier():
+            for assigned in re.finditer(r"\b%s\s*=(?!=)\s*([^\n]*)" % re.escape(value), text):
+                if _FLOATISH.search(assigned.group(1)) or _FLOAT_LITERAL.search(assigned.group(1)):
+                    return True
+    return False
 
 
 def _positional_compile_metrics(text: str) -> bool:
@@ -367,7 +387,7 @@ def start(rewrite, module: cst.Module) -> _State:
         module.visit(schedules)
         anchors = schedules.anchors
     float_names: frozenset[str] = frozenset()
-    if _STEPS_KEYWORD.search(text) and _FLOATISH.search(text):
+    if _float_steps(text):
         finder = _FloatNames()
         module.visit(finder)
         float_names = frozenset(finder.names)

@@ -63,6 +63,11 @@ BRIDGE_API = frozenset({
         "PartitionedInfeedQueue", "wait_for_new_checkpoint", "summary_image")),
     # Keras 3's BatchNormalization with Keras 2's moving variance (oracle-tested)
     "compat.keras_batch_norm.BatchNormalization",
+    # Keras 2 backend functions and utilities for Keras 3 code (migrate/tables/keras.py), contrib's
+    # initialize_tpu_system with its connect_to_cluster
+    "compat.keras2_backend.sqrt", "compat.keras2_backend.expand_dims", "compat.keras2_backend.argmax",
+    "compat.keras2_backend.argmin", "compat.keras2_backend.concatenate", "compat.keras2_backend.int_shape",
+    "compat.keras2_utils.print_summary", "compat.tpu_system.initialize_tpu_system",
     # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)
     "compat.contrib_tpu.device_assignment",
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)

@@ -27,14 +27,14 @@ def keras2(monkeypatch):
 
 def test_keras_2_points_every_spelling_at_tf_keras_and_keeps_keras_2_apis(keras2):
     source = ("import os\nimport tensorflow as tf\nfrom tensorflow import keras\nfrom tensorflow.keras import backend as K\n"
-              "import keras as standalone\nfrom keras.layers.convolutional import Conv2D\n\n"
+              "import keras as standalone\nfrom keras.layers.convolutional import Conv2D\nimport tensorflow.keras as tk\n\n"
               "def f(model, gen, d):\n"
               "  model.fit_generator(gen, steps_per_epoch=3.0)\n"
               "  model.save_weights(os.path.join(d, 'x.h5'))\n"
               "  return K.mean(tf.keras.layers.Dense(3)(d)), keras.layers.BatchNormalization(), standalone.layers.Dense(2)\n")
     migrated, findings = migrate_text(source, "f.py", verify=True)
     assert "import tf_keras as keras\nfrom tf_keras import backend as K\nimport tf_keras as standalone\n" in migrated
-    assert "from tf_keras.layers.convolutional import Conv2D" in migrated
+    assert "from tf_keras.layers.convolutional import Conv2D\nimport tf_keras as tk\n" in migrated
     assert "model.fit_generator(gen, steps_per_epoch=3.0)" in migrated            # native in Keras 2
     assert "model.save_weights(os.path.join(d, 'x.h5'))" in migrated
     assert "K.mean(tf_keras.layers.Dense(3)(d)), keras.layers.BatchNormalization()" in migrated
@@ -76,3 +76,23 @@ def test_the_backend_program_on_tf_keras_reproduces_tf_1_15(keras2, tmp_path):
         np.testing.assert_allclose(mine, theirs, rtol=1e-6)
     for key in ("int_shape", "summary", "sequences"):
         assert ours[key] == oracle[key], key
+
+
+def test_the_cli_says_which_target_it_used(tmp_path, monkeypatch, capsys):
+    import json
+
+    from migrate.cli import main
+
+    monkeypatch.setenv(ENVIRONMENT, "3")   # main sets it for its workers; monkeypatch restores it
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_CACHE", "off")
+    source = tmp_path / "train.py"
+    source.write_text("import tensorflow as tf\nmodel = tf.keras.Sequential()\n")
+    main(["--keras", "2", "--format", "json", str(source)])
+    report = json.loads(capsys.readouterr().out)
+    assert report["keras_target"] == 2 and "--keras 3` suits" in report["keras_target_why"]
+    assert report["files"][0]["changed"]
+    monkeypatch.delenv(ENVIRONMENT)        # no --keras, no environment: the default
+    main(["--diff", str(source)])
+    captured = capsys.readouterr()   # the diff on stdout, the report on stderr
+    out = captured.out + captured.err
+    assert "tf_keras" not in out and "Keras target: Keras 3 (`--keras 3`, the default)" in out

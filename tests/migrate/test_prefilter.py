@@ -56,7 +56,9 @@ def assert_both_paths_agree(text: str, name: str = "module.py") -> bool:
 # keras2_apis.after.py: the keras text trigger sees `Input(tensor=` (a comment, the helper) and a
 # whole-model ModelCheckpoint("....h5") Keras 3 accepts; it became quiet when `reset_states()`
 # was rewritten instead of reported (MIG207).
-CONSERVATIVE = {"shadowed_names.py", "final_names.after.py", "keras2_apis.after.py"}
+# run_time_paths.after.py: its Estimator `evaluate(input_fn, steps=n / 8)` and an integer `n // 32` are
+# a steps keyword beside a division, which the text trigger of KerasRemovedMethods cannot tell apart.
+CONSERVATIVE = {"shadowed_names.py", "final_names.after.py", "keras2_apis.after.py", "run_time_paths.after.py"}
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(REPO)))
