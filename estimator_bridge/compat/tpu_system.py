@@ -3,9 +3,8 @@
 TF 1.x initialised a TPU named by a resolver directly (its eager context and sessions reached the
 TPU worker through the resolver's master). TF 2.x's `tf.tpu.experimental.initialize_tpu_system`
 only finds a remote TPU once `tf.config.experimental_connect_to_cluster(resolver)` has made the
-worker's devices part of the eager context; without it, a Cloud TPU Node raises NotFoundError
-(tensorflow/tpu Colab notebooks of 2019: `tf.contrib.distribute.initialize_tpu_system(resolver)`
-then `tf.contrib.distribute.TPUStrategy(resolver)`). estimator-migrate rewrites the call to this
+worker's devices part of the eager context; without it, a Cloud TPU Node raises NotFoundError.
+estimator-migrate rewrites `tf.contrib.distribute.initialize_tpu_system(resolver)` to this
 function, which connects first when the resolver names a remote master (`grpc://...`); a TPU VM
 (`tpu='local'`, master '') and a resolver-less call initialise as TF 2.x does.
 """

@@ -16,8 +16,7 @@
   `x.save_weights(p, ...)` / `x.load_weights(p, ...)` calls become
   `estimator_bridge.compat.keras_weights.save_weights(x, p, ...)` / `load_weights(...)`, and
   `ModelCheckpoint(p, save_weights_only=True)` gets `keras3_weights_path(p)`: the file name is
-  chosen when the program runs and load_weights reads what was written under it (a 2019-style
-  program died at its first save_weights with 0 findings before).
+  chosen when the program runs and load_weights reads what was written under it.
 - `cell.get_initial_state(batch_size=B, dtype=D)` (Keras 2 RNN cells; Keras 3's take batch_size only:
   TypeError) -> `estimator_bridge.compat.keras2_utils.get_initial_state(cell, batch_size=B, dtype=D)`,
   which decides at run time (a TF 1.x cell keeps its own method).
