@@ -49,8 +49,8 @@ def keras_summary_on_v2_shapes():
     Keras 3 is written for v2 shapes: its TF Variable's `shape` is a `tf.TensorShape`, and
     summary_utils.weight_memory_size multiplies its dimensions and divides by 8. Under the v1
     shapes the runner switches on, those are `Dimension`s and `Dimension / 8` raises ("please use
-    // instead"), so `model.summary()`, in nearly every Keras notebook, stopped the program
-    (training-data-analyst's 01_MNIST_TPU_Keras of 2018 under the runner). The summary reads
+    // instead"), so `model.summary()`, in nearly every Keras notebook, would stop the program.
+    The summary reads
     shapes only to print them; the program's own code keeps v1 shapes. Idempotent.
     """
     import keras

@@ -1,8 +1,6 @@
 """tf.contrib.crf: TF 1.15's linear-chain CRF (contrib/crf/python/ops/crf.py), line for line.
 
-BERT+CRF and BiLSTM-CRF taggers of 2018-2020 (heldout5: kyzhouhzau/BERT-NER BERT_NER.py,
-macanv/BERT-BiLSTM-CRF-NER lstm_crf_layer.py; heldout3: guillaumegenthial/tf_ner) score tag sequences
-with crf_log_likelihood and decode with crf_decode. TensorFlow 2 dropped the module; tensorflow-addons'
+BERT+CRF and BiLSTM-CRF taggers of 2018-2020 score tag sequences with crf_log_likelihood and decode with crf_decode. TensorFlow 2 dropped the module; tensorflow-addons'
 port stops at TF 2.15. TF 1.15's code is pure Python over ops TF 2.21 has (its forward algorithm and
 Viterbi decoding are `RNNCell`s run by `dynamic_rnn`: the TF 1.15 cells of compat/rnn_cell.py), so it
 is kept here unchanged but for imports (`utils.smart_cond` is the `smart_cond` it wrapped) and

@@ -337,7 +337,7 @@ def _cast_to_type(name, param_type, value):
 
 def load_global_step_from_checkpoint_dir(checkpoint_dir):
     """TF 1.15's private `estimator._load_global_step_from_checkpoint_dir`, which TPU scripts
-    (tensorflow/tpu's resnet/efficientnet, dcgan) call to resume their train/eval loops: the
+    call to resume their train/eval loops: the
     `global_step` of the latest checkpoint in `checkpoint_dir`, or 0 when there is none or it
     cannot be read (TF 1.15 caught every error the same way)."""
     try:

@@ -4,8 +4,7 @@ TF 1.15's contrib/image/python/ops/image_ops.py built the 8-parameter projective
 and ran contrib's ImageProjectiveTransformV2 kernel; that kernel moved into TensorFlow core
 (`tf.raw_ops.ImageProjectiveTransformV2`, with a `fill_mode` whose default, CONSTANT, is contrib's
 zero fill) and has its gradient registered there, but tf.contrib.image's Python functions have no TF
-2 name (tensorflow-addons carried them until TF 2.15). Used by augmentation code of 2018-2020:
-tensorflow/moonlight's glyph_patches.py (heldout3), tensorflow/lucid's optvis/transform.py (heldout4).
+2 name (tensorflow-addons carried them until TF 2.15); augmentation code of 2018-2020 uses them.
 Below is TF 1.15's code with its checks, shapes and name scopes; oracle fixture
 tests/migrate/fixtures/contrib/contrib_image (values and gradients against TF 1.15).
 """

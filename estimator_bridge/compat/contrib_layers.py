@@ -610,7 +610,7 @@ def softmax(logits, scope=None):
     """tf.contrib.layers.softmax: the softmax over the last axis (reshaped to 2-D and back) in
     `variable_scope(scope, 'softmax')`. The codemod writes tf.nn.softmax (the same numbers); the
     compat runner serves this, since legacy code also passes it as a default argument
-    (tensorflow/tpu mobilenet_model.py: `prediction_fn=tf.contrib.layers.softmax`)."""
+    (`prediction_fn=tf.contrib.layers.softmax`)."""
     with tf1.variable_scope(scope, "softmax", [logits]):
         num_logits = _dimension(logits.shape, -1, 2)
         predictions = tf.nn.softmax(tf.reshape(logits, [-1, num_logits]))

@@ -5,12 +5,12 @@
   that clips the gradients by their global norm before the wrapped optimizer applies them, named
   'ClipByNorm' + the wrapped optimizer's name;
 - `NadamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/nadam_optimizer.py): Adam
-  with Nesterov momentum (tensorflow/tpu unet3d's default optimizer);
+  with Nesterov momentum;
 - `LazyAdamOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/lazy_adam_optimizer.py):
   Adam whose sparse updates touch only the moment rows of the indices in the batch;
 - `LARSOptimizer` (tf.contrib.opt; TF 1.15: contrib/opt/python/training/lars_optimizer.py): momentum with
-  a layer-wise trust ratio, the large-batch TPU ResNet optimizer (heldout4: MLPerf v0.6's tpu-v3 ResNet
-  lars_util.py); TensorFlow, Keras 3 and tensorflow-addons have no LARS.
+  a layer-wise trust ratio, the large-batch TPU ResNet optimizer; TensorFlow, Keras 3 and
+  tensorflow-addons have no LARS.
 
 All are TF 1.15's code line for line (same ops in the same order, same slot names), on
 `tf.compat.v1.train`, so a TF1 model_fn using them trains as it did on TF 1.15

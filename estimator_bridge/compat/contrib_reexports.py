@@ -7,19 +7,12 @@ tensorflow.python.ops.data_flow_ops import StagingArea`, and contrib.tensorboard
 the projector that moved to TensorBoard (`tensorboard.plugins.projector`: the same
 ProjectorConfig message and the same visualize_embeddings, which also accepts the FileWriter TF 1.15
 required). TF 2.21 has all of this code but no public name for most of it, so the codemod rewrites
-to these names (the runner serves them under their tf.contrib names). Found on heldout3:
-GoogleCloudPlatform/cloudml-samples tpu_rewrite (infeed/outfeed, repeat) and tpu_triplet_loss
-(projector), brain-research/self-attention-gan eval_imagenet.py (contrib.training's StopAfterNEvalsHook
-and evaluate_once were tensorflow/python/training/evaluation.py's private _StopAfterNEvalsHook and
-_evaluate_once, the same code in TF 2.21 but for two log lines), tensorflow/kfac ops/utils.py (tpu_function, tpu_replicated_input), deepmind/scalable_agent
-(StagingArea). heldout4: MLPerf v0.5/v0.6 TPU "low level runners" (mlperf/training_results_v0.5 ssd and
-nmt, v0.6 resnet and mask_rcnn) feed the TPU through contrib.tpu's InfeedQueue / tpu_feed's
-_PartitionedInfeedQueue (served here as PartitionedInfeedQueue) and compile with split_compile_and_shard
-(they place cores with device_assignment(): contrib_tpu.py, which keeps TF 1.15's assignment): TF
-1.15's stubs star-imported tensorflow/python/tpu/{tpu_feed,tpu}.py, the same code TF 2.21 has
-(InfeedQueue gained number_of_partitions before `name`: InfeedQueue below keeps TF 1.15's parameter
-order). contrib.training.wait_for_new_checkpoint (ssd_main.py's eval loop) is checkpoint_utils'
-function in TF 2.21, the same lines.
+to these names (the runner serves them under their tf.contrib names). The TPU low-level loop API
+(InfeedQueue, tpu_feed's _PartitionedInfeedQueue, served as PartitionedInfeedQueue,
+split_compile_and_shard) is TF 1.15's star import of tensorflow/python/tpu/{tpu_feed,tpu}.py, the
+same code TF 2.21 has (InfeedQueue gained number_of_partitions before `name`: InfeedQueue below
+keeps TF 1.15's parameter order); contrib.training's StopAfterNEvalsHook, evaluate_once and
+wait_for_new_checkpoint are TF 2.21's private evaluation.py / checkpoint_utils code, the same lines.
 """
 
 from __future__ import annotations

@@ -5,9 +5,7 @@ BlockLSTM and GRUBlockCell kernels, which TF 2.21 still has in core (gen_rnn_ops
 is registered there, LSTMBlockCell's and GRUBlockCell's were contrib's and are registered here, once).
 Kept unchanged but for imports (the TF 1.x layer base is tensorflow/python/keras/legacy_tf_layers', stack/unstack are array_ops_stack's),
 `shape.dims[i].value` (a Dimension in TF 1.15) read with tensor_shape.dimension_value, the metaclass
-spelling and indentation. Found on heldout5 (tensorpack's Char-RNN: rnn.LSTMBlockCell) and earlier sets
-(tensorflow/magenta, google-research/planet, deepmind/scalable_agent, guillaumegenthial/tf_ner).
-Oracle fixture tests/migrate/fixtures/contrib/rnn_block_cells.
+spelling and indentation. Oracle fixture tests/migrate/fixtures/contrib/rnn_block_cells.
 """
 
 # Copyright 2017 The TensorFlow Authors. All Rights Reserved.

@@ -1,8 +1,7 @@
 """tf.contrib.tpu's device_assignment() as TF 1.15 computed it, on TF 2's four-axis TPU topology.
 
 TF 1.x's TPU runtime described a slice as a 3-D mesh [x, y, cores per chip] and programs wrote their
-computation shapes in it (MLPerf v0.6's mask_rcnn low-level runner, heldout4: {1: [1, 1, 1], 2: [1, 1,
-2], 4: [1, 2, 2], 8: [2, 2, 2]}). TF 2's topology is [x, y, z, cores]: TF 2.21's device_assignment
+computation shapes in it ({1: [1, 1, 1], 2: [1, 1, 2], 4: [1, 2, 2], 8: [2, 2, 2]}). TF 2's topology is [x, y, z, cores]: TF 2.21's device_assignment
 refuses a three-entry shape, and on the four-axis mesh it also orders replicas differently (measured
 on a 2-host, 8-core slice: with 1 or 2 cores per replica, replicas 1-3 land on other hosts and
 ordinals than TF 1.15 put them). A program that builds its own infeed per host relies on TF 1.15's

@@ -1,7 +1,6 @@
 """`tf.contrib.training.create_train_op` and its gradient helpers: TF 1.15's code on current TF.
 
-TPUEstimator model_fns of 2018-2020 (tensorflow/tpu's MNIST colab, tensor2robot's
-AbstractT2RModel and MAMLModel) build their train_op with `create_train_op(loss, optimizer,
+TPUEstimator model_fns of 2018-2020 build their train_op with `create_train_op(loss, optimizer,
 ...)` instead of `optimizer.minimize`, because it also runs the UPDATE_OPS (batch norm's moving
 averages) and can clip or summarise the gradients. This is TF 1.15's
 tensorflow/contrib/training/python/training/training.py, line for line, with its signatures

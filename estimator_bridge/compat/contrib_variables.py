@@ -1,18 +1,16 @@
 """tf.contrib.framework's variable functions: TF 1.15's code (contrib/framework/python/ops/variables.py).
 
 Hand-written normalisation layers of 2018-2020 TPU programs create their parameters with
-`contrib.framework.variable` / `model_variable` rather than `tf.get_variable`: tensorflow/tpu's
-AmoebaNet (models/official/amoeba_net/network_utils.py's `batch_norm`: beta/gamma in MODEL_VARIABLES,
-moving statistics in MOVING_AVERAGE_VARIABLES and a collection of its own) is one, and TF-Slim
-exported the same functions (`slim.variable`, `slim.model_variable`). TF 2 has neither. These keep
+`contrib.framework.variable` / `model_variable` rather than `tf.get_variable` (beta/gamma in
+MODEL_VARIABLES, moving statistics in MOVING_AVERAGE_VARIABLES), and TF-Slim exported the same functions (`slim.variable`, `slim.model_variable`). TF 2 has neither. These keep
 TF 1.15's signatures, defaults and collections (`variable` de-duplicates its collections,
 `model_variable` always adds GLOBAL_VARIABLES and MODEL_VARIABLES), and are `add_arg_scope`-decorated
 as there, so `arg_scope([variable], device=...)` applies. They create through
 `tf.compat.v1.get_variable`, so the bridge's variable cache names and restores them as TF 1.15 did.
 
 `assign_from_checkpoint_fn` is TF 1.15's too: a Saver over `var_list` and a function that restores it
-into the session it is given. AmoebaNet's evaluation hook (`LoadEMAHook`) builds it in `begin()` from
-`ExponentialMovingAverage.variables_to_restore()` and calls it in `after_create_session`; under the
+into the session it is given. An evaluation hook may build it in `begin()` from
+`ExponentialMovingAverage.variables_to_restore()` and call it in `after_create_session`; under the
 bridge that session is the hooks' BridgeSession, whose hook methods restore a Saver's map into the
 model's variables (runtime/hook_session.py).
 """

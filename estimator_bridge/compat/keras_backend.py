@@ -1,10 +1,10 @@
 """`tf.keras.backend.set_learning_phase` / `learning_phase` on Keras 3, which has no global phase.
 
-TF 1.x model_fns set the phase before building a Keras model (tensorflow/tpu EfficientNet:
-`tf.keras.backend.set_learning_phase(True)` in training), and Keras 3 removed both functions:
+TF 1.x model_fns set the phase before building a Keras model
+(`tf.keras.backend.set_learning_phase(True)` in training), and Keras 3 removed both functions:
 the call raised AttributeError at the model_fn's first line. Keras 3 layers take `training=`
 from their call only, so nothing can make the global phase reach them. These keep the program
-running and say so once: programs that also pass `training=` (EfficientNet does) compute what
+running and say so once: programs that also pass `training=` compute what
 TF 1.x computed; layers called without it run in inference mode (Dropout off, BatchNormalization
 on its moving statistics), which the codemod's MIG207 warning and this log line both name.
 `learning_phase()` returns the phase last set, else 0 (TF 1.x's default in a model_fn).

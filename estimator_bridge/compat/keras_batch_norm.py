@@ -10,9 +10,7 @@ variance in. Measured: one step, momentum 0, a batch of 4 x 2 x 2 x 3: TF 1.15 a
 0.0567 (the unbiased variance) where Keras 3 stores 0.0531; on 2-D inputs all three store the
 biased 0.0050. So after training, everything that reads the moving statistics (evaluate,
 predict, validation) differed from the original, the more the fewer values per channel (small
-feature maps, small per-core batches): training-data-analyst's keras_flowers_gputputpupod_tf2.1
-notebook at 32x32, with a learning rate of 0 (only the moving statistics change), val_loss 4.0e-3
-apart from TF 2.15.
+feature maps, small per-core batches).
 
 `BatchNormalization` here is Keras 3's layer with that update; `serve_keras2_moving_variance()`
 gives every Keras 3 `BatchNormalization` the same (the compat runner, whose programs also build

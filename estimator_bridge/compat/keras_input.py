@@ -1,7 +1,7 @@
 """`tf.keras.Input(tensor=t)` as TF 1.x read it inside a model_fn: the graph tensor itself.
 
 TF 1.x model_fns built their network with Keras layers on an Input wrapping the features tensor
-(tensorflow/tpu's cifar_keras: `v = layers.Input(tensor=features)`, then `layers.Conv2D(...)(v)`):
+(`v = layers.Input(tensor=features)`, then `layers.Conv2D(...)(v)`):
 TF 1.15's `Input(tensor=t)` returned `t` (with Keras history attached) and every layer after it
 was called on graph tensors. Keras 3's `Input` accepts only its own symbolic tensors and raises
 `ValueError: Argument input_tensor must be a KerasTensor` on a tf.Tensor; Keras 3 layers called

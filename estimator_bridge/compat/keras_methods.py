@@ -2,8 +2,8 @@
 
 `x.reset_states()` was a method of every Keras 2 model (reset the stateful RNN layers) and metric
 (TF 2.x: an alias of `reset_state()`). Keras 3 kept it on RNN layers only, so the 2018-2021 TPU
-colabs that primed a stateful model before sampling (tensorflow/tpu tools/colab/
-shakespeare_with_tpu_and_keras.ipynb: `prediction_model.reset_states()`) raised AttributeError.
+colabs that primed a stateful model before sampling (`prediction_model.reset_states()`) raise
+AttributeError.
 What `x` is cannot be seen in the source, so the codemod writes `reset_states(x)` and this
 decides at run time, as Keras 2 did.
 """
@@ -52,7 +52,7 @@ def restarted_each_epoch(validation_data):
     symbolically, before it resets that iterator; when the previous epoch's validation read a
     finite dataset of unknown size to its end (`validation_steps` = all its batches, e.g.
     `dataset.batch(10000)` with `validation_steps=1`), that read raises StopIteration at the second
-    epoch. Found on GoogleCloudPlatform/training-data-analyst's 01_MNIST_TPU_Keras.ipynb (TF 2.2).
+    epoch.
 
     This returns `validation_data` unchanged and makes, once per process, Keras 3 reset the cached
     validation iterator before that read (the reset it does right after): the same batches are
@@ -90,9 +90,8 @@ def legacy_schedule_step(step):
     `tf.cast(self.iterations, var_dtype)`, the variables' dtype (float32; mixed precision keeps
     float32 variables). Keras 3's optimizers call it with their int64 `iterations` variable itself,
     so a schedule written for TF 2.0-2.10 computes with integers: `step // steps_per_epoch` is
-    integer division and `0.95 ** (epoch - 13)` raises "TypeError: Expected int64, but got 0.95"
-    (training-data-analyst keras_flowers_customtrainloop_tf2.1.ipynb's LRSchedule, TPU branch and
-    GPU branch). estimator-migrate writes `step = legacy_schedule_step(step)` as the first line of
+    integer division and `0.95 ** (epoch - 13)` raises "TypeError: Expected int64, but got 0.95".
+    estimator-migrate writes `step = legacy_schedule_step(step)` as the first line of
     such a `__call__`. Only what a Keras 3 optimizer passes (an integer `keras.Variable`) is cast;
     a step the program passes by hand (`schedule(3)` to plot it) is returned as it is, as before.
     """
@@ -112,8 +111,7 @@ def apply_gradients(optimizer, grads_and_vars, *args, **kwargs):
     create the optimizer's variables (iterations, slots) inside that first traced call. Keras 3's
     optimizer does the same, and with two or more replicas (a TPU, MirroredStrategy) the first call
     fails: "You must feed a value for placeholder tensor 'cond/else/_1/cond/Placeholder' with
-    dtype int32" (measured on Keras 3.15 / TF 2.21 over 2 and 8 replicas; one replica runs; Keras
-    2.15 runs; training-data-analyst keras_flowers_customtrainloop_tf2.1.ipynb's TPU branch).
+    dtype int32" (Keras 3.15 / TF 2.21 over 2 and 8 replicas; one replica runs; Keras 2.15 runs).
     Building the optimizer outside the traced function first (`tf.init_scope()`) creates the same
     variables with the same initial values: the losses equal Keras 2.15's (tests). Anything that is
     not a Keras 3 optimizer (a `tf.compat.v1.train` optimizer) is called as it is.
@@ -164,10 +162,8 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
     TF 1.x's Keras (graph mode, no distribution strategy) fed the *whole* arrays at every one of
     the `steps_per_epoch` steps when `fit(x, y, steps_per_epoch=N)` had no `batch_size`; TF 2.x's
     Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) instead, so every step
-    and every loss changes (tensorflow/tpu tools/colab/classification_iris_data_with_keras.ipynb
-    of TF 1.14, CPU path: `fit(train_x.values, train_y.values, steps_per_epoch=5, epochs=50)`;
-    measured from the same initial weights, TF 1.15 and Keras 3 with the full arrays repeated
-    agree to the printed digit, Keras 3 as written does not). For numpy inputs without
+    and every loss changes (`fit(train_x.values, train_y.values, steps_per_epoch=5, epochs=50)`).
+    For numpy inputs without
     `batch_size`, `validation_split` and `sample_weight`, on a model built outside any strategy,
     this fits on `Dataset.from_tensors((x, y)).repeat()` (the full arrays, N times per epoch).
     Anything else (datasets, generators, a batch size, a model of a TPU/Mirrored strategy, where
@@ -188,10 +184,9 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
 def legacy_lr_schedule(schedule):
     """`LearningRateScheduler(schedule)` whose schedule may return a tensor, as Keras 2 allowed.
 
-    TF 2.x notebooks wrote the schedule as a `@tf.function` (training-data-analyst's
-    keras_104_flowers_gputputpupod_tf2.2.ipynb, 2020: `@tf.function def lr_fn(epoch): ...`), which
-    returns a float32 tensor. Keras 2 (TF 1.15-2.15) accepted a floating tensor and set the
-    learning rate to its value; Keras 3 accepts only float / np.float32 / np.float64 and raised
+    TF 2.x notebooks wrote the schedule as a `@tf.function` (`@tf.function def lr_fn(epoch): ...`),
+    which returns a float32 tensor. Keras 2 (TF 1.15-2.15) accepted a floating tensor and set the
+    learning rate to its value; Keras 3 accepts only float / np.float32 / np.float64 and raises
     "The output of the `schedule` function should be a float. Got: 0.0099999..." at the first
     epoch. This returns a schedule that calls `schedule` with the same arguments (Keras 3, as 2,
     tries `(epoch, lr)` and falls back to `(epoch)` on TypeError, which passes through) and turns a
@@ -309,9 +304,8 @@ class EitherEraHistory(dict):
     The runner names string metrics as TF 1.x's Keras did (`metrics=['accuracy']` is logged as
     'acc', keras_optimizers.tf1_metric_names), because it cannot tell a TF 1.x program from a
     TF 2.x one; a 2020-2022 TPUStrategy notebook reads `history.history['val_accuracy']`, as
-    TF 2.x's Keras named it, and stopped with KeyError (training-data-analyst's
-    keras_flowers_gputputpupod_tf2.1). Both spellings now answer lookups, `in` and `get`; the
-    stored (and iterated) keys stay TF 1.x's.
+    TF 2.x's Keras named it, and would stop with KeyError. Both spellings answer lookups, `in` and
+    `get`; the stored (and iterated) keys stay TF 1.x's.
     """
 
     def _key(self, key):

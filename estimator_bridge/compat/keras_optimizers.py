@@ -120,8 +120,8 @@ def tf1_metric_renames() -> dict:
 def tf1_compile_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     """TF 1.x's `compile(optimizer, loss, metrics, loss_weights, ...)` positions past the second as
     keywords: Keras 3 reads the third position as loss_weights, so `model.compile("adam", loss, [acc])`
-    (koshian2/affinity-loss, heldout5) failed with "Failed to convert elements of <function acc> to
-    Tensor" under the runner (the order: migrate/tables/keras.py, which the codemod applies too)."""
+    would fail with "Failed to convert elements of <function acc> to Tensor" (the order:
+    migrate/tables/keras.py, which the codemod applies too)."""
     from migrate.tables.keras import COMPILE_TF1_POSITIONAL
 
     if len(args) <= 2:

@@ -3,7 +3,7 @@
 estimator-migrate turns `tpu_model = keras_to_tpu_model(model, strategy=...)` into a clone of
 `model` compiled in `tf.distribute.TPUStrategy.scope()` (migrate/codemods/keras_tpu.py). The 2018
 colabs then called `tpu_model.sync_to_cpu()` to get a CPU model for plotting, saving or predicting
-(tensorflow/tpu tools/colab/fashion_mnist.ipynb: `cpu_model = tpu_model.sync_to_cpu()`). A Keras 3
+(`cpu_model = tpu_model.sync_to_cpu()`). A Keras 3
 model has no such method (AttributeError); `sync_to_cpu(tpu_model, model)` is what the codemod
 writes instead.
 
@@ -55,12 +55,10 @@ def tpu_model_input(data, model):
 
     KerasTPUModel (contrib/tpu/python/tpu/keras_support.py, TF 1.13-1.15) took a tf.data input as
     a *function* returning the dataset (it refused a dataset itself): `tpu_model.fit(
-    get_training_dataset, steps_per_epoch=..., validation_data=get_validation_dataset)`
-    (training-data-analyst 07_Keras_Flowers_TPU_squeezenet of 2019; Keras 3 raised "Unrecognized
-    data type: x=<function ...>"). And its TPUDatasetInfeedManager gave every core its own batch:
+    get_training_dataset, steps_per_epoch=..., validation_data=get_validation_dataset)` (Keras 3
+    raises "Unrecognized data type: x=<function ...>"). And its TPUDatasetInfeedManager gave every core its own batch:
     one `get_next()` per core, chained in core order, so the dataset's batch was the per-core
-    batch and a step consumed `cores` batches ("On TPU in Keras, this is the per-core batch size",
-    the notebook says). Keras 3 splits each batch of the dataset over the replicas.
+    batch and a step consumed `cores` batches. Keras 3 splits each batch of the dataset over the replicas.
 
     For a callable `data` this calls it and joins each `replicas` consecutive batches into one
     global batch (`model`'s strategy), which Keras splits back in order: replica i gets exactly the

@@ -1,7 +1,6 @@
 """`tensorflow.examples.tutorials.mnist.input_data`: TF 1.15's MNIST reader, line for line.
 
-TF 1.x tutorials and course code (heldout5: hunkim/DeepLearningZeroToAll, Hvass-Labs/TensorFlow-Tutorials;
-google-research/rigl's mnist example) start with `from tensorflow.examples.tutorials.mnist import input_data;
+TF 1.x tutorials and course code start with `from tensorflow.examples.tutorials.mnist import input_data;
 mnist = input_data.read_data_sets("MNIST_data/", one_hot=True)` and train on `mnist.train.next_batch(n)`.
 TensorFlow 2 ships neither that module nor contrib.learn's datasets/mnist.py behind it. This is that file
 (read_data_sets, DataSet with its shuffling by numpy's global RNG seeded from random_seed.get_seed,

@@ -13,12 +13,7 @@ bridge. The differences from TF 1.15's file are the TF 2 port's (imports, `tenso
 
 tf.contrib.rnn's `EmbeddingWrapper`, `InputProjectionWrapper` and `OutputProjectionWrapper`
 (contrib/rnn/python/ops/core_rnn_cell.py) have no TF 2 copy: they are TF 1.15's code here, line for
-line (keithito/tacotron's decoder wraps its attention cell in OutputProjectionWrapper).
-
-Found on heldout5 (keithito/tacotron, Rayhane-mamah/Tacotron-2, hunkim/DeepLearningZeroToAll,
-nfmcclure/tensorflow_cookbook, macanv/BERT-BiLSTM-CRF-NER, tensorpack's Char-RNN and PTB-LSTM) and on
-every earlier set (49 files use tf.contrib.rnn or tf.nn.rnn_cell): all were reported (MIG301/MIG305)
-with a hint to port to Keras cells, whose variables and arithmetic differ.
+line. Porting to Keras cells instead would change variables and arithmetic.
 Oracle fixture tests/migrate/fixtures/contrib/rnn_cells.
 """
 
