@@ -41,8 +41,8 @@ def _none_or(*allowed):
 
 def _batch_first(value) -> bool:
     """batch_axis None, or every axis 0 (nested as features/labels were): the split TF 1.15 made
-    without it and the one the bridge makes (tensorflow/tpu mobilenet.py passes (0, 0) unless
-    its input is transposed)."""
+    without it and the one the bridge makes (programs pass (0, 0) unless their input is
+    transposed)."""
     if value is None:
         return True
     if isinstance(value, (list, tuple)):

@@ -403,7 +403,7 @@ def _compat_v1_hint(missing: str) -> str | None:
 
 def _hidden_op_hint(missing: str) -> str | None:
     """`gen_nn_ops.relu_grad` for `gen_nn_ops._relu_grad`: TF 1.x generated hidden ops with a leading
-    underscore that TF 2 generates without it (tensorpack's saliency-maps.py, heldout5)."""
+    underscore that TF 2 generates without it."""
     module, _, name = missing.rpartition(".")
     if not module.rpartition(".")[2].startswith("gen_") or not name.startswith("_") or name.startswith("__"):
         return None

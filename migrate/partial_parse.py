@@ -237,7 +237,7 @@ def _whole_compound(node: ast.stmt, lines: list[str], offsets: list[int], text: 
 class Matches:
     """`pattern.findall(text, start, end)` for ranges of whole lines, from one scan of `text`: a
     name never spans lines, so the matches inside such a range are the scan's matches that start
-    in it (12,738 searches of the 74-file corpus's statements became 70 scans)."""
+    in it (one scan per module instead of one search per range)."""
 
     def __init__(self, pattern: re.Pattern, text: str) -> None:
         found = [(match.start(), match.group()) for match in pattern.finditer(text)]

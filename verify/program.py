@@ -82,8 +82,8 @@ class Program:
 
     @property
     def is_keras_script(self) -> bool:
-        """A script with no model_dir in its command line that uses Keras (tensorflow/tpu's
-        keras_colab/shakespeare_lstm.py: `keras_to_tpu_model` behind `--use_tpu`): like a notebook,
+        """A script with no model_dir in its command line that uses Keras (e.g. `keras_to_tpu_model`
+        behind `--use_tpu`): like a notebook,
         it runs in its run's folder with its Keras `fit`/`evaluate`/`predict` recorded."""
         return (not self.is_notebook and "{" + MODEL_DIR + "}" not in " ".join(self.args)
                 and uses_keras(self.script))
