@@ -6,6 +6,7 @@ original produced. Public names mirror the legacy ones.
 """
 
 from estimator_bridge import export, exporters, hooks, layers
+from estimator_bridge.compat import slim_support  # noqa: F401  (tf-slim's batch_norm on TF 2.21)
 from estimator_bridge.cluster_resolver import TPUClusterResolver
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
 from estimator_bridge.runtime.controller import NanLossDuringTrainingError
