@@ -18,7 +18,7 @@ import tensorflow as tf
 from estimator_bridge.contract import calling
 from estimator_bridge.contract.calling import ModelFunction
 from estimator_bridge.runtime import build, checkpoints, controller, distribute, inputs, loops
-from estimator_bridge.runtime import input_release
+from estimator_bridge.runtime import input_release, loss_tag
 from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
@@ -320,7 +320,7 @@ class _EstimatorBase:
             save_checkpoints_secs=self._config.save_checkpoints_secs,
             save_summary_steps=self._config.save_summary_steps,
             global_batch_size=global_batch if isinstance(global_batch, int) else None,
-            loss_tag=self._loss_tags.get(ModeKeys.TRAIN, "loss"), **self._rate_cadence())
+            loss_tag=self._train_loss_tag(train_loop), **self._rate_cadence())
         global_step = self._cache["global_step"]
         # The input pipeline lives exactly as long as this call (input_release.py).
         with input_release.OwnedInput(data, loops=[train_loop]) as pipeline:
@@ -352,6 +352,15 @@ class _EstimatorBase:
                 tf.summary.experimental.set_step(None)
                 summary_writer.flush()
         return self
+
+    def _train_loss_tag(self, train_loop):
+        """The tag of the Estimator's own loss series; None where model_fn's `loss` summary,
+        written by the train loop, is the series (TF 1.15 added none then: loss_tag.py)."""
+        graph = self._build_graphs.get(ModeKeys.TRAIN, (None,))[0]
+        if (train_loop.model_fn_summaries.first_step is not None and graph is not None
+                and loss_tag.has_own_loss_summary(graph)):
+            return None
+        return self._loss_tags.get(ModeKeys.TRAIN, "loss")
 
     def _train_summary_writer(self):
         """One writer per estimator: the traced train loop captures it for host_call fns."""

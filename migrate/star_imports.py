@@ -1,8 +1,7 @@
 """TensorFlow names a file gets through a star import of a module of its own tree.
 
 `from utils import *` where utils.py does `import tensorflow as tf` binds `tf` in the importing
-file (Octavian-ai/BigGAN-TPU-TensorFlow main_tpu.py: 12 TF1 references, left unchanged with no
-finding because the file itself never imports TensorFlow). `star_bindings` finds such names by
+file, which itself never imports TensorFlow. `star_bindings` finds such names by
 reading the star-imported module's source next to the file (or a package of that name, up to
 three folders up) and answers the import statements that bound them there; the engine migrates
 the file as if that import stood on the star import's line (`bound_text`) and takes it out

@@ -65,7 +65,7 @@ class TrainPlan:
     rate_every_steps: int | None = None
     rate_every_secs: float | None = None
     write_rates: bool = False
-    loss_tag: str = "loss"  # the Estimator's loss summary: `loss_1` where TF 1.15 wrote that (loss_tag.py)
+    loss_tag: str | None = "loss"  # the Estimator's loss summary: `loss_1` where TF 1.15 wrote that, None: none (loss_tag.py)
 
 
 @dataclasses.dataclass
@@ -244,6 +244,8 @@ def _check_nan(losses, step_before):
 
 
 def _write_loss_summaries(summary_writer, timer, losses, step_before, tag="loss"):
+    if tag is None:  # model_fn's own `loss` summary is the series (loss_tag.has_own_loss_summary)
+        return
     for offset, loss in enumerate(losses):
         step = step_before + offset + 1
         if timer.should_fire(step):

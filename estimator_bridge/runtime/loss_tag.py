@@ -10,7 +10,9 @@ series and the Estimator's would share one tag and collide at every step both wr
 keyed on TF1's `loss_1` would find it.
 
 If a summary op named `loss` already exists (model_fn called `tf.summary.scalar('loss', ...)`),
-TF 1.15 added none; the bridge keeps writing `loss` then, as before.
+TF 1.15 added none: where the model_fn's own summaries are written (the CPU path,
+summaries.ModelFnSummaries) that one is the `loss` series and the bridge writes no other
+(`has_own_loss_summary`); elsewhere the bridge keeps writing `loss`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ def tf1_loss_tag(graph: tf.Graph, host_call) -> str:
                 logger.debug("host_call not built in the build graph (%s): the loss summary's tag "
                              "ignores its names", error)
         return graph.unique_name("loss", mark_as_used=False)
+
+
+def has_own_loss_summary(graph: tf.Graph) -> bool:
+    """Whether model_fn made a summary op named `loss` in `graph` (TF 1.15 then added none)."""
+    return any(op.name == "loss" for op in _summary_ops(graph))
 
 
 def _summary_ops(graph):

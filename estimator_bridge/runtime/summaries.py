@@ -146,9 +146,8 @@ class ModelFnSummaries:
     TF 1.15's Estimator (and TPUEstimator's CPU path, use_tpu=False) ran `merge_all()` of the
     graph's SUMMARIES collection in its SummarySaverHook: in the train step's own `session.run`
     at the first step of every train() call and every `save_summary_steps` after it, written into
-    model_dir at the global step read after that run (a BERT classifier's `accuracy_1`). In a
-    traced step a v1 summary op is a dangling string tensor that nothing fetches, so it was lost.
-    `collect()` takes the summaries model_fn added to the step's graph, `written_after()` merges
+    model_dir at the global step read after that run. In a traced step a v1 summary op is a
+    string tensor that nothing fetches. `collect()` takes the summaries model_fn added to the step's graph, `written_after()` merges
     them and writes the merged proto with the train step's writer when the step after the
     update is due; the due steps start at the variable `first_step`, which `start_call()` sets at
     the start of every train() call, as TF1's hook fired on its first step.

@@ -485,6 +485,18 @@ def test_v1_summaries_in_a_train_model_fn_are_written_as_tf115_wrote_them(tmp_pa
         assert_same_numbers(ours["variables"], results["oracle"].result["variables"], side)
 
 
+def test_a_model_fn_s_own_loss_summary_is_the_only_loss_series_as_in_tf115(tmp_path):
+    """model_fn writes `tf.summary.scalar("loss", 2 * loss)`: TF 1.15's Estimator then added no
+    `loss` summary of its own, so model_dir's `loss` series is model_fn's. The bridge wrote its own
+    loss too, at the same steps and tag (two values per step, the later one read)."""
+    results = three_sides("v1_summaries_in_model_fn.py",
+                          ["--model_dir={model_dir}", "--estimator=tpu", "--own_loss"], tmp_path)
+    oracle = results["oracle"].result["summaries"]
+    assert sorted(oracle["loss"], key=int) == ["1", "4", "7", "8", "11"]
+    for side in ("runner", "migrated"):
+        _series_close(results[side].result["summaries"], oracle, side)
+
+
 def test_v1_summaries_in_a_plain_estimator_model_fn(tmp_path):
     """The same model_fn under tf.estimator.Estimator. TF 1.15's plain Estimator read the stale
     global step for the hook's timer in the same unordered run as the increment, a race: three

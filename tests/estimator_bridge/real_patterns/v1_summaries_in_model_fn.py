@@ -9,7 +9,8 @@ at the first step of each train() call and every save_summary_steps after it.
 Trains with `--estimator=tpu` (TPUEstimator, use_tpu=False) or `plain` (tf.estimator.Estimator),
 in two train() calls (to step 7, then to 12) with save_summary_steps=3, and prints, as one JSON
 line, every tag's series in model_dir (scalars: value; histograms: min, max, num, sum; images:
-height, width, colorspace) and the final variables.
+height, width, colorspace) and the final variables. With --own_loss model_fn also writes its own
+`loss` summary (twice the loss): TF 1.15's Estimator then added no loss summary of its own.
 """
 
 import glob
@@ -22,6 +23,7 @@ import tensorflow as tf
 flags = tf.flags
 flags.DEFINE_string("model_dir", None, "Where checkpoints and summaries go.")
 flags.DEFINE_string("estimator", "tpu", "tpu (TPUEstimator, use_tpu=False) or plain (Estimator).")
+flags.DEFINE_bool("own_loss", False, "model_fn writes its own `loss` summary (twice the loss).")
 FLAGS = flags.FLAGS
 
 FEATURES = np.random.RandomState(3).randn(64, 16).astype(np.float32)
@@ -48,6 +50,8 @@ def model_fn(features, labels, mode, params=None):
     tf.summary.scalar("learning_rate", learning_rate)
     tf.summary.histogram("logits", logits)
     tf.summary.image("inputs", tf.reshape(features, [-1, 4, 4, 1]), max_outputs=2)
+    if FLAGS.own_loss:
+        tf.summary.scalar("loss", loss * 2.0)
     with tf.name_scope("extra"):
         tf.summary.scalar("mean_logit", tf.reduce_mean(logits))
     train_op = tf.train.GradientDescentOptimizer(learning_rate).minimize(loss, global_step)
