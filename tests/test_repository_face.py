@@ -152,5 +152,7 @@ def test_every_measurement_is_dated_with_its_commit_and_command():
     assert files
     for path in files:
         assert re.fullmatch(r"20\d\d-[01]\d-[0-3]\d-[a-z0-9-]+\.md", path.name), path.name
-        head = "\n".join(path.read_text().splitlines()[:15]).lower()
-        assert "commit" in head and "command" in head, f"{path.name}: name the commit and the command first"
+        head = "\n".join(path.read_text().splitlines()[:15])
+        commit = re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b"
+                           r"|the commit that adds this file", head)
+        assert commit and "command" in head.lower(), f"{path.name}: name the commit and the command first"
