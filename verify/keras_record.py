@@ -191,6 +191,14 @@ class Recorder(object):
 
         return keras.callbacks.Callback
 
+    def _callback_base_for(self, model):
+        """The Callback class of the Keras `model` belongs to: a tf-keras model (estimator-migrate --keras 2,
+        TF_USE_LEGACY_KERAS) takes only tf_keras callbacks (a Keras 3 one lacks its hooks: AttributeError)."""
+        tf_keras = sys.modules.get("tf_keras")
+        if tf_keras is not None and isinstance(model, tf_keras.Model):
+            return tf_keras.callbacks.Callback
+        return self.callback_base
+
     # --- wrappers ----------------------------------------------------------------------------
     def _wrap_load_weights(self, original, method):
         recorder = self
@@ -336,7 +344,7 @@ class Recorder(object):
         recorder = self
         buffered = {}
 
-        class VerifyRecorder(self.callback_base):
+        class VerifyRecorder(self._callback_base_for(model)):
             def on_train_begin(self, logs=None):
                 recorder.begin(model, index)
 

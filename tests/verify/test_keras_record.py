@@ -154,3 +154,16 @@ def test_tf115s_record_and_start_weights_carry_over_to_keras_3(tmp_path):
     for step in ("6", "12"):
         assert ours["scalars"]["keras/batch/loss"][step] == pytest.approx(
             theirs["scalars"]["keras/batch/loss"][step], rel=1e-4)
+
+
+def test_a_tf_keras_notebook_is_recorded_too(tmp_path):
+    """estimator-migrate --keras 2 writes tf_keras models: the recorder's callback must be a tf_keras one
+    (a Keras 3 callback failed in tf_keras' fit: no `_implements_train_batch_hooks`)."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(cell.replace("tf.keras", "tf_keras").replace(
+        "import tensorflow as tf", "import tensorflow as tf\nimport tf_keras")) for cell in CELLS]
+    path = tmp_path / "tf_keras.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    completed, record = _run(sys.executable, path, tmp_path / "run")
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    _check_record(record)
