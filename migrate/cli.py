@@ -26,7 +26,7 @@ commands:
 
 configuration:
   [tool.estimator-migrate] in the nearest pyproject.toml (or --config FILE) sets defaults for
-  select, ignore, tpu-readiness, annotate, jobs, format, quiet; flags on the command line win.
+  select, ignore, tpu-readiness, annotate, jobs, format, quiet, keras; flags on the command line win.
 
 exit codes:
   0  nothing to rewrite and no warning/error finding (--check: nothing would change, no error)

@@ -34,7 +34,9 @@ KEYS: dict[str, tuple[str, tuple[type, ...]]] = {
     "jobs": ("jobs", (int,)),
     "format": ("format", (str,)),
     "quiet": ("quiet", (bool,)),
+    "keras": ("keras", (int,)),
 }
+CHOICES = {"format": ("text", "json", "sarif"), "keras": (2, 3)}
 LIST_KEYS = frozenset({"select", "ignore"})
 
 
@@ -71,5 +73,7 @@ def load(path: Path) -> dict[str, Any]:
                                          and not all(isinstance(v, str) for v in value)):
             expected = " or ".join("a list of strings" if t is list else t.__name__ for t in types)
             raise ConfigError(f"{path}: [tool.{TABLE}] {key} = {value!r}: expected {expected}")
+        if key in CHOICES and value not in CHOICES[key]:
+            raise ConfigError(f"{path}: [tool.{TABLE}] {key} = {value!r}: expected one of {CHOICES[key]}")
         options[dest] = [value] if key in LIST_KEYS and isinstance(value, str) else value
     return options

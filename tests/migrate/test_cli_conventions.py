@@ -100,6 +100,8 @@ def test_config_flag_reads_another_file(tmp_path, capsys):
     ("colour = 'red'\n", "has no option 'colour'"),
     ("tpu-readiness = 'yes'\n", "tpu-readiness = 'yes': expected bool"),
     ("select = [4]\n", "expected a list of strings or str"),
+    ("keras = 4\n", "keras = 4: expected one of (2, 3)"),
+    ("format = 'xml'\n", "format = 'xml': expected one of"),
 ])
 def test_a_bad_table_exits_2_naming_the_file_and_the_key(tmp_path, capsys, table, message):
     source = project(tmp_path, "[tool.estimator-migrate]\n" + table)
@@ -130,3 +132,13 @@ def test_the_exit_code_table_covers_both_commands():
     table = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     assert "| command | 0 | 1 | 2 |" in table
     assert "`estimator-migrate --check PATH...`" in table and "`estimator-migrate verify SCRIPT ...`" in table
+
+
+def test_the_table_chooses_the_keras_target_and_the_flag_wins(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text("[tool.estimator-migrate]\nkeras = 2\n")
+    source = tmp_path / "model.py"
+    source.write_text("import keras\nmodel = keras.models.Sequential()\n")
+    _, output = run([source], capsys)
+    assert "Keras target: Keras 2" in output
+    _, output = run([source, "--keras", "3"], capsys)
+    assert "Keras target: Keras 3" in output
