@@ -41,6 +41,16 @@ def test_keras_2_points_every_spelling_at_tf_keras_and_keeps_keras_2_apis(keras2
     assert "estimator_bridge" not in migrated
 
 
+def test_tf1_metric_names_are_kept_on_tf_keras_too(keras2):
+    """TF 1.x logged metrics=['accuracy'] as 'acc'; tf_keras (eager) logs the string as given, so the
+    TF1 spelling is written as on Keras 3 (test bed: training-data-analyst 01_MNIST_TPU_Keras.ipynb read
+    history['acc']: KeyError under --keras 2 without it)."""
+    source = ("import tensorflow as tf\nm = tf.keras.Sequential()\n"
+              "m.compile('sgd', 'categorical_crossentropy', metrics=['accuracy'])\n")
+    migrated, _ = migrate_text(source, "f.py", verify=True)
+    assert "m = tf_keras.Sequential()" in migrated and "metrics=['acc']" in migrated
+
+
 def test_keras_3_stays_the_default():
     migrated, _ = migrate_text("import tensorflow as tf\nm = tf.keras.layers.Dense(3)\n", "f.py")
     assert "tf_keras" not in migrated and os.environ.get(ENVIRONMENT) in (None, "3")
