@@ -1,17 +1,23 @@
 """Run `verify` on every test-bed program and write the results table (`make testbed`).
 
-    python -m testbed.run [--sources DIR] [--out DIR] [NAME ...]
+    python -m testbed.run [--sources DIR] [--out DIR] [--jobs N] [--no-reuse-oracle] [NAME ...]
 
 DIR (default $ESTIMATOR_BRIDGE_TESTBED, else ~/.cache/estimator-bridge/testbed/sources) holds the fetched programs as DIR/<owner>+<repo>+<commit[:8]>/<path> (python -m testbed.materialise);
 each is checked against manifest.json, its inputs are generated under OUT/data, and verify runs
 it on both current-TF sides (each run's work folder and verify.json under OUT/runs). The table
 (OUT/results.md, OUT/results.json) has per program and side PASS with its numbers, FAIL with
 verify's diagnosis, or the named limitation (finding code) that kept a phase from being judged.
+
+Speed (the whole bed within an hour on 2 cores): --jobs programs run side by side (default 2:
+most of a tiny run is interpreter start-up, imports and graph building on one core), and verify
+keeps each program's oracle runs (--reuse-oracle, verify/oracle_cache.py), so a rerun after a
+change to the bridge runs only the current-TF sides.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime
 import importlib
 import json
@@ -44,10 +50,11 @@ def generate(generator: str, out: Path, sources: Path) -> Path:
     return folder
 
 
-def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, report: Path) -> list[str]:
+def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, report: Path,
+                reuse_oracle: bool = True) -> list[str]:
     root = sources / folder_of(program.repo, program.commit)
     argv = [sys.executable, "-m", "verify", str(root / program.script), "--work-dir", str(work), "--json",
-            str(report), "-q"]
+            str(report), "-q", *(["--reuse-oracle"] if reuse_oracle else [])]
     for folder in program.python_path:
         argv += ["--path", str(root / folder)]
     if program.source_root is not None:
@@ -66,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=cache_dirs.cache_home() / "testbed" / "out")
     parser.add_argument("--collect", action="store_true",
                         help="run nothing: build the table from the verify.json documents already in OUT/runs")
+    parser.add_argument("--jobs", "-j", type=int, default=2, help="programs verified side by side (default 2)")
+    parser.add_argument("--no-reuse-oracle", action="store_true",
+                        help="run every oracle again (default: verify --reuse-oracle keeps them per program)")
     parser.add_argument("names", nargs="*", help=f"programs (default: all of {sorted(BY_NAME)})")
     args = parser.parse_args(argv)
     args.sources = args.sources or cache_dirs.configured("ESTIMATOR_BRIDGE_TESTBED", "testbed", "sources")
@@ -81,38 +91,55 @@ def main(argv: list[str] | None = None) -> int:
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=REPO_ROOT).stdout.strip()
-    rows = []
+    rows: dict[str, list[dict]] = {}
+    pending = []
     for program in programs:
         if args.collect:
             report_path = args.out / "runs" / f"{program.name}.json"
             output = args.out / "runs" / f"{program.name}.out"
-            rows += summarise(program.name, json.loads(report_path.read_text()) if report_path.exists() else None,
-                              output.read_text() if output.exists() else "not run")
+            rows[program.name] = summarise(program.name,
+                                           json.loads(report_path.read_text()) if report_path.exists() else None,
+                                           output.read_text() if output.exists() else "not run")
             continue
         problems = mismatches(args.sources, program.name)
         if problems:
-            rows.append({"program": program.name, "side": "-", "status": "NO SOURCES", "training": problems[0],
-                         "exact": "-", "notes": ""})
+            rows[program.name] = [{"program": program.name, "side": "-", "status": "NO SOURCES",
+                                   "training": problems[0], "exact": "-", "notes": ""}]
             continue
-        data = generate(program.generator, args.out, args.sources / folder_of(program.repo, program.commit))
-        work = args.out / "runs" / program.name
-        if work.exists():
-            shutil.rmtree(work)
-        report_path = args.out / "runs" / f"{program.name}.json"
-        print(f"== {program.name}: verify ...", flush=True)
-        completed = subprocess.run(verify_argv(program, args.sources, data, work, report_path),
-                                   capture_output=True, text=True, cwd=args.out, env=_env())
-        (args.out / "runs" / f"{program.name}.out").write_text(completed.stdout + completed.stderr)
-        report = json.loads(report_path.read_text()) if report_path.exists() else None
-        program_rows = summarise(program.name, report, completed.stdout + completed.stderr)
-        for row in program_rows:
-            print(f"   {row['side']}: {row['status']}  training: {row['training']}  exact: {row['exact']}", flush=True)
-        rows += program_rows
+        pending.append((program, generate(program.generator, args.out,
+                                          args.sources / folder_of(program.repo, program.commit))))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        running = {pool.submit(run_one, program, args.sources, data, args.out, not args.no_reuse_oracle): program
+                   for program, data in pending}
+        for done in concurrent.futures.as_completed(running):
+            program, (program_rows, seconds) = running[done], done.result()
+            print(f"== {program.name}: {seconds:.0f} s", flush=True)
+            for row in program_rows:
+                print(f"   {row['side']}: {row['status']}  training: {row['training']}  exact: {row['exact']}",
+                      flush=True)
+            rows[program.name] = program_rows
+    rows = [row for program in programs for row in rows.get(program.name, [])]
     header = f"verify test bed, {stamp}, estimator-bridge {commit}"
     (args.out / "results.md").write_text(markdown(rows, header))
     (args.out / "results.json").write_text(json.dumps({"date": stamp, "commit": commit, "rows": rows}, indent=1))
     print(markdown(rows, header))
     return 0 if all(row["status"] == "PASS" for row in rows) else 1
+
+
+def run_one(program: TestbedProgram, sources: Path, data: Path, out: Path, reuse_oracle: bool):
+    """verify one program into OUT/runs; (its table rows, seconds)."""
+    import time
+
+    started = time.monotonic()
+    work = out / "runs" / program.name
+    if work.exists():
+        shutil.rmtree(work)
+    report_path = out / "runs" / f"{program.name}.json"
+    completed = subprocess.run(verify_argv(program, sources, data, work, report_path, reuse_oracle),
+                               capture_output=True, text=True, cwd=out, env=_env())
+    (out / "runs" / f"{program.name}.out").write_text(completed.stdout + completed.stderr)
+    report = json.loads(report_path.read_text()) if report_path.exists() else None
+    return summarise(program.name, report, completed.stdout + completed.stderr), time.monotonic() - started
 
 
 def _env() -> dict:

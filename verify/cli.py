@@ -84,7 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--work-dir", type=Path, metavar="DIR", help="where every run writes (must be new or empty)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the result here (default: "
                                                                   "WORK_DIR/verify.json)")
+    parser.add_argument("--html", type=Path, metavar="FILE",
+                        help="also draw the result here: curves of every oracle run and side, evaluation and "
+                             "prediction tables, diagnosis, the migration's findings; one static file (default: "
+                             "WORK_DIR/verify.html)")
     parser.add_argument("--timeout", type=float, default=3600, metavar="S", help="per run (default 3600 s)")
+    parser.add_argument("--reuse-oracle", action="store_true",
+                        help="keep the oracle's runs in the cache and reuse them when the same program (its files, "
+                             "arguments, overrides, oracle, --with) is verified again; data files the arguments "
+                             "name are not part of the key")
     parser.add_argument("--no-provision", action="store_true",
                         help="never build an oracle environment; fail saying how to build it")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
@@ -173,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from rich.console import Console
 
-    from verify import oracles, report
+    from verify import oracles, report, report_html
     from verify.oracle_choice import NoTensorFlow
     from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options, verify_program
     from verify.program import BadProgram, Program
@@ -211,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rtol=args.rtol if args.rtol is not None else DEFAULT_EXACT_RTOL,
         train_rtol=args.train_rtol if args.train_rtol is not None else DEFAULT_TRAIN_RTOL,
         margin=args.margin, timeout=args.timeout, provision=not args.no_provision, work_dir=args.work_dir,
-        extras=tuple(args.extras), current_extras=tuple(args.current_extras))
+        extras=tuple(args.extras), current_extras=tuple(args.current_extras), reuse_oracle=args.reuse_oracle)
     if args.oracle_runs == 1:
         err.print("note: --oracle-runs 1 measures no spread: a non-deterministic program will fail the training "
                   "phase on its own noise")
@@ -229,10 +237,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(line, markup=False, highlight=False)
     json_path = args.json or Path(result.work_dir) / "verify.json"
     report.write_json(result, json_path)
+    html_path = args.html or Path(result.work_dir) / "verify.html"
+    report_html.write_html(report.as_json(result), html_path)
     verdict = {EXIT_PASS: "[bold green]reproduces the original[/]",
                EXIT_DIFFERS: "[bold red]does not reproduce the original[/]",
                EXIT_ERROR: "[yellow]could not be verified completely[/]"}[result.exit_code]
-    console.print(f"{program.script.name}: {verdict} (exit {result.exit_code}); details: {json_path}")
+    console.print(f"{program.script.name}: {verdict} (exit {result.exit_code}); details: {json_path}, {html_path}")
     return result.exit_code
 
 

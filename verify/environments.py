@@ -45,15 +45,18 @@ def oracle_python(oracle: str) -> Path:
 LEAKED_BY_TF_IMPORT = ("TF2_BEHAVIOR", "KMP_DUPLICATE_LIB_OK", "KMP_INIT_AT_FORK", "TPU_ML_PLATFORM",
                        "TPU_ML_PLATFORM_VERSION", "ENABLE_RUNTIME_UPTIME_TELEMETRY",
                        "HDF5_PLUGIN_PATH")
-NOT_INHERITED = ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "TF_ENABLE_ONEDNN_OPTS") + LEAKED_BY_TF_IMPORT
+NOT_INHERITED = ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "TF_ENABLE_ONEDNN_OPTS", "TF_NUM_INTRAOP_THREADS",
+                 "TF_NUM_INTEROP_THREADS") + LEAKED_BY_TF_IMPORT
 
 
-def program_env(*, onednn: bool = True, python_path: list[Path] | tuple[Path, ...] = ()) -> dict[str, str]:
+def program_env(*, onednn: bool = True, python_path: list[Path] | tuple[Path, ...] = (),
+                intra_op_threads: int | None = None) -> dict[str, str]:
     """Environment for a program subprocess: quiet TF, stable hashing, nothing of ours leaking.
 
     onednn=False sets TF_ENABLE_ONEDNN_OPTS=0: current TF's oneDNN conv/batch-norm kernels
-    differ from TF 1.15's by up to ~5e-6 relative (docs/verify.md). No bytecode is written, so
-    a run never leaves `__pycache__` folders in the user's sources.
+    differ from TF 1.15's by up to ~5e-6 relative (docs/verify.md). intra_op_threads sets
+    TF_NUM_INTRAOP_THREADS (the oracle's spread runs vary it: verify/oracle_plan.py). No bytecode
+    is written, so a run never leaves `__pycache__` folders in the user's sources.
     """
     env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
@@ -62,6 +65,8 @@ def program_env(*, onednn: bool = True, python_path: list[Path] | tuple[Path, ..
     env["CUDA_VISIBLE_DEVICES"] = ""
     if not onednn:
         env["TF_ENABLE_ONEDNN_OPTS"] = "0"
+    if intra_op_threads is not None:
+        env["TF_NUM_INTRAOP_THREADS"] = str(intra_op_threads)
     if python_path:
         env["PYTHONPATH"] = os.pathsep.join(str(folder) for folder in python_path)
     return env

@@ -7,9 +7,12 @@ variable's buffer, so an op reading the snapshot after the assign ran in the sam
 sees the new step: the schedule uses step or step + 1 depending on thread timing, and the oracle
 differs from run to run in a way no number of oracle runs samples faithfully. The bridge reads
 the step in program order (before the increment), which is one fixed outcome of that race, so
-a side outside the oracle's spread cannot be told from the race: verify then names the race
-(findings.py VER006) instead of failing, when the oracle's runs also differ; a side within the
-spread passes as usual.
+a side outside the oracle's spread could not be told from the race. So verify runs the oracle with
+the race ordered as the program wrote it (verify/race_order.py: each racy read before the
+increment, the order current TensorFlow runs it in), which is one of the orders TF 1.15 itself
+may pick, and judges the sides against that; the race is named in the report. Only when that
+ordering could not be applied and the oracle's runs differ does verify name the race (findings.py
+VER006) instead of failing.
 
 The test is structural, on the oracle's own `graph.pbtxt` (written by the TF1 Estimator in its
 model_dir): a read of the global step that feeds a variable update (the schedule) and is neither
@@ -58,6 +61,11 @@ def racy_reads(graph_nodes) -> list[str]:
     Args:
       graph_nodes: the training graph's nodes: `Node`s, or a `GraphDef`'s `node` field.
     """
+    return sorted({read for read, _ in racy_pairs(graph_nodes)})
+
+
+def racy_pairs(graph_nodes) -> list[tuple[str, str]]:
+    """(read, increment) pairs of racy_reads: each read and each increment it is unordered with."""
     nodes = {node.name: node for node in graph_nodes}
     if _STEP not in nodes:
         return []
@@ -77,15 +85,14 @@ def racy_reads(graph_nodes) -> list[str]:
         elif op == "ReadVariableOp" and not _not_step_time(name):  # a resource read copies
             reads.append(name)
     reach = _Reach(consumers)
-    racy = []
+    pairs = []
     for read in reads:
         after_read = reach.of(read)
         if not any(_is_update(nodes[n].op) and _STEP not in _targets(nodes[n]) and not _not_step_time(n)
                    for n in after_read):
             continue  # feeds no variable update (a summary, a log): harmless
-        if any(write not in after_read and read not in reach.of(write) for write in writes):
-            racy.append(read)
-    return sorted(racy)
+        pairs += [(read, write) for write in writes if write not in after_read and read not in reach.of(write)]
+    return pairs
 
 
 def _is_update(op: str) -> bool:

@@ -2,8 +2,9 @@
 
   1. oracle run 1, from scratch: its ``model.ckpt-0`` is captured while it runs (a program that
      keeps few checkpoints deletes it later) and becomes every other run's start state;
-  2. oracle runs 2..N from that ckpt-0: the oracle's own spread (verify/judge.py); a TF 2.x
-     oracle alternates oneDNN's kernels in them (oracle_has_onednn);
+  2. oracle runs 2..N from that ckpt-0: the oracle's own spread (verify/judge.py), each on another
+     number of intra-op threads, and a TF 2.x oracle alternating oneDNN's kernels
+     (verify/oracle_plan.py): what the oracle does when only its rounding changes;
   3. exact phase in the oracle: the same command on a model_dir seeded with run 1's final
      checkpoint, so training is already done (max_steps reached) and evaluation and prediction
      run on one fixed set of weights;
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from verify import calibration, dead_import, global_step_race, oracles, unmigrated
+from verify import calibration, dead_import, global_step_race, oracle_cache, oracle_plan, oracles, unmigrated
 from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
@@ -36,6 +37,8 @@ from verify.judge import Judgement, judge
 from verify.oracle_choice import choose_oracle
 from verify.program import Program, check_program
 from verify.sides import USER_SIDES, describe_failure, launch, script_command, seed_model_dir, with_notebook_options
+
+RACE_ORDER = Path(__file__).resolve().parent / "race_order.py"
 from verify.tag_names import align_keras_log_names, align_uniquified_tags
 
 HARVEST_EVERYTHING = {"everything": True, "values_per_variable": 16}
@@ -75,6 +78,7 @@ class Options:
     work_dir: Path | None = None
     extras: tuple[str, ...] = ()  # --with: packages the program needs in the oracle beyond its TensorFlow
     current_extras: tuple[str, ...] = ()  # --current-with: the same for the current-TF sides
+    reuse_oracle: bool = False  # --reuse-oracle: keep and reuse the oracle's runs (verify/oracle_cache.py)
 
 
 class Progress(Protocol):
@@ -144,6 +148,8 @@ class VerifyResult:
     oracle_deterministic: bool = False  # runs 1 and 2 were identical to the last bit
     oracle_exact_deterministic: bool = True  # two evaluations of one checkpoint were identical
     oracle_global_step_race: list[str] = field(default_factory=list)  # VER006: racy reads in its graph
+    # `read -> increment` pairs of the global-step race the oracle ran ordered (verify/race_order.py)
+    oracle_race_ordered: list[str] = field(default_factory=list)
     work_dir: str = ""
     error: str | None = None  # verify could not judge at all (oracle failed...)
     options: Options = field(default_factory=Options)
@@ -233,22 +239,26 @@ class Runner:
         self.program, self.options, self.progress = program, options, progress
         self.work = (options.work_dir or default_work_dir(program)).resolve()
         self.global_step_race: list[str] = []  # the oracle's racy reads (global_step_race.py), if it varies
+        self.race_ordered: list[str] = []  # the race pairs the oracle ran in program order (race_order.py)
         self.overrides_file: Path | None = None  # a notebook's overrides, as notebook_script.py reads them
         self.keras_start: Path | None = None  # the oracle's Keras initial weights, once run 1 recorded them
 
     # --- one run -------------------------------------------------------------------------------
     def run(self, label: str, python_or_command: list[str], python: str, model_dir: Path,
-            args: tuple[str, ...] | None, *, python_path, onednn: bool, watch=None) -> dict:
+            args: tuple[str, ...] | None, *, python_path, onednn: bool, watch=None,
+            intra_op_threads: int | None = None) -> dict:
         """Run the program once into model_dir and harvest it with `python` (the same TF).
 
         A notebook runs in model_dir with the overrides and, except in the oracle's first run,
         from the oracle's Keras start weights (notebook_script.py, keras_record.py)."""
-        env = program_env(onednn=onednn, python_path=python_path)
+        env = program_env(onednn=onednn, python_path=python_path, intra_op_threads=intra_op_threads)
         argv = self.program.argv(model_dir) if args is None else self._argv(args, model_dir)
         model_dir.mkdir(parents=True, exist_ok=True)
         python_or_command = with_notebook_options(python_or_command, model_dir, self.overrides_file,
                                                   self.keras_start)
         log = model_dir.parent / f"{model_dir.name}.log"
+        if str(RACE_ORDER) in python_or_command:
+            env[race_order_log_variable()] = str(race_log(model_dir))
         started = time.perf_counter()
         self.progress.start(label)
 
@@ -265,10 +275,13 @@ class Runner:
             ok = True
         finally:
             self.progress.finish(label, time.perf_counter() - started, ok)
-        return harvest(python, model_dir, HARVEST_EVERYTHING, env=env)
+        harvested = harvest(python, model_dir, HARVEST_EVERYTHING, env=env)
+        harvest_file(model_dir).write_text(json.dumps(harvested))  # the --html report's curves read it
+        return harvested
 
     def _oracle_command(self, python: str) -> list[str]:
-        return [python, *script_command(self.program.script, self.program.recorded)]
+        """The oracle runs the program under race_order.py: a global-step race runs in program order."""
+        return [python, str(RACE_ORDER), *script_command(self.program.script, self.program.recorded)]
 
     def _keras_only(self, reference: dict) -> bool:
         """A Keras program that writes no checkpoint: no exact phase (its evaluate/predict after
@@ -304,7 +317,7 @@ class Runner:
         self.oracle_path = (*program.python_path, *([oracle_extras] if oracle_extras else []))
         self.current_extras = [current_extras] if current_extras else []
         try:
-            reference, spread_runs, start_files, exact_references = self._oracle_runs(oracle, python, result)
+            reference, spread_runs, start_files, exact_references = self._oracle_phase(oracle, python, result)
         except ProgramFailed as failed:
             result.error = (f"VER005 the original program fails in its oracle ({oracle}), so there is nothing to "
                             f"compare with: {describe_failure(failed)} (log in {self.work / 'oracle'})")
@@ -313,6 +326,51 @@ class Runner:
         for side in options.sides:
             result.sides.append(self._side(side, [reference, *spread_runs], start_files, exact_references))
         return result
+
+    def _oracle_phase(self, oracle: str, python: str, result: VerifyResult):
+        """The oracle's runs: from the cache with --reuse-oracle when it holds them, else run (and kept)."""
+        if not self.options.reuse_oracle:
+            return self._oracle_runs(oracle, python, result)
+        cache_key = oracle_cache.key(self.program, self.options, oracle)
+        state = oracle_cache.restore(cache_key, self.work)
+        if state is not None:
+            self.progress.note(f"the oracle's runs of this program were kept by an earlier verify ({cache_key}): "
+                               "reused")
+            return self._restored(state, result)
+        outcome = self._oracle_runs(oracle, python, result)
+        oracle_cache.store(cache_key, self.work, self._oracle_state(result, outcome))
+        return outcome
+
+    def _oracle_state(self, result: VerifyResult, outcome) -> dict:
+        """What a later verify needs of these oracle runs besides their folders (oracle_cache.py)."""
+        reference, spread_runs, start_files, exact_references = outcome
+        return {"oracle_runs": [dict(run, model_dir=Path(run["model_dir"]).name) for run in result.oracle_runs],
+                "oracle_deterministic": result.oracle_deterministic,
+                "oracle_exact_deterministic": result.oracle_exact_deterministic,
+                "oracle_global_step_race": result.oracle_global_step_race,
+                "oracle_race_ordered": result.oracle_race_ordered,
+                "start_files": [file.name for file in start_files],
+                "exact_runs": None if exact_references is None else len(exact_references),
+                "exact_seeded": None if not exact_references else exact_references[0].get("seeded_checkpoint"),
+                "keras_start": self.keras_start is not None}
+
+    def _restored(self, state: dict, result: VerifyResult):
+        folder, start = self.work / "oracle", self.work / "start_state"
+        result.oracle_runs = [dict(run, model_dir=str(folder / run["model_dir"])) for run in state["oracle_runs"]]
+        for name in ("oracle_deterministic", "oracle_exact_deterministic", "oracle_global_step_race",
+                     "oracle_race_ordered"):
+            setattr(result, name, state[name])
+        self.global_step_race, self.race_ordered = result.oracle_global_step_race, result.oracle_race_ordered
+        if state["keras_start"]:
+            self.keras_start = start / START
+        runs = [json.loads(harvest_file(Path(run["model_dir"])).read_text()) for run in result.oracle_runs]
+        exact_references = None
+        if state["exact_runs"] is not None:
+            exact_references = [json.loads(harvest_file(folder / ("exact" if index == 1 else f"exact{index}"))
+                                           .read_text()) for index in range(1, state["exact_runs"] + 1)]
+            for run in exact_references:
+                run["seeded_checkpoint"] = state["exact_seeded"]
+        return runs[0], runs[1:], [start / name for name in state["start_files"]], exact_references
 
     def _oracle_runs(self, oracle: str, python: str, result: VerifyResult):
         folder = self.work / "oracle"
@@ -337,19 +395,26 @@ class Runner:
         for index in range(2, self.options.oracle_runs + 1):
             model_dir = folder / f"run{index}"
             seed_model_dir(model_dir, start_files, CKPT0 if start_files else None)
-            onednn = not alternate or index % 2 == 1
-            kernels = "" if onednn else ", oneDNN off"
-            spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs}){kernels}",
-                                        self._oracle_command(python), python, model_dir, None,
-                                        python_path=self.oracle_path, onednn=onednn))
-            result.oracle_runs.append({"model_dir": str(model_dir), "onednn": onednn})
+            how = oracle_plan.spread_run(index, alternate_onednn=alternate)
+            spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs}), "
+                                        f"{how.describe()}", self._oracle_command(python), python, model_dir,
+                                        None, python_path=self.oracle_path, onednn=how.onednn,
+                                        intra_op_threads=how.intra_op_threads))
+            result.oracle_runs.append({"model_dir": str(model_dir), **how.as_json()})
             if index == 2 and identical(reference, spread_runs[0]):
                 result.oracle_deterministic = True
-                self.progress.note("the oracle repeated itself exactly: every number is held to the tolerance")
+                self.progress.note(f"the oracle repeated itself exactly ({how.describe()}): every number is held "
+                                   "to the tolerance")
                 break
+        result.oracle_race_ordered = ordered_races([folder / "run1", *(folder / f"run{index}" for index in
+                                                                        range(2, len(spread_runs) + 2))])
+        if result.oracle_race_ordered:
+            self.progress.note("the oracle's global-step race ran in program order: "
+                               + "; ".join(result.oracle_race_ordered[:4]))
         if not result.oracle_deterministic and spread_runs:
             result.oracle_global_step_race = global_step_race.racy_reads_in(folder / "run1")
         self.global_step_race = result.oracle_global_step_race
+        self.race_ordered = result.oracle_race_ordered
         exact_references = None
         if self.options.exact and not self._keras_only(reference):
             final = checkpoint_files(folder / "run1")
@@ -429,6 +494,8 @@ class Runner:
             training.judgement = calibration.judge_calibrated(oracle_runs, ours, rtol=self.options.train_rtol,
                                                               margin=self.options.margin)
             training.notes += calibration.notes(training.judgement)
+            if self.race_ordered:
+                training.notes.append(race_note(self.race_ordered))
             race = self.global_step_race
             if race and not training.judgement.passed:
                 # Within the racy oracle's spread is a meaningful PASS; outside it cannot be told
@@ -522,6 +589,42 @@ class Runner:
         outcome.names_only_on_side = sorted(set(mine) - set(theirs))
         outcome.names_different = sorted(f"{name}: oracle {theirs[name]}, ours {mine[name]}"
                                          for name in set(theirs) & set(mine) if theirs[name] != mine[name])
+
+
+def harvest_file(model_dir: Path) -> Path:
+    """Where a run's harvest is kept, next to its model_dir and log."""
+    return model_dir.parent / f"{model_dir.name}.harvest.json"
+
+
+def race_order_log_variable() -> str:
+    return "VERIFY_RACE_LOG"  # race_order.LOG_VARIABLE (that module runs inside the oracle)
+
+
+def race_log(model_dir: Path) -> Path:
+    return model_dir.parent / f"{model_dir.name}.race"
+
+
+def ordered_races(model_dirs: list[Path]) -> list[str]:
+    """The `read -> increment` lines race_order.py wrote for these oracle runs, each once, in order."""
+    lines: dict[str, None] = {}
+    for model_dir in model_dirs:
+        path = race_log(model_dir)
+        if path.exists():
+            lines.update(dict.fromkeys(line for line in path.read_text().splitlines() if line.strip()))
+    return list(lines)
+
+
+def race_note(ordered: list[str]) -> str:
+    """The training phase's note naming the global-step race the oracle ran ordered."""
+    failed = [line for line in ordered if line.startswith("not ordered")]
+    pairs = [line for line in ordered if not line.startswith("not ordered")]
+    if not pairs:
+        return "the oracle's global-step race could not be ordered: " + failed[0]
+    reads = sorted({line.split(" -> ")[0] for line in pairs})
+    return (f"global-step race: the program reads its global step ({', '.join(reads[:4])}) with nothing ordering "
+            "the read against its own increment (google-research/bert's optimizer does); TF 1.15 picks the "
+            "order by thread timing. The oracle ran every read before the increment, as written and as current "
+            "TensorFlow runs it, so its runs are comparable with the sides'")
 
 
 def drop_unstable_outputs(oracle_runs: list[dict], ours: dict) -> tuple[list[dict], dict, list[str]]:

@@ -192,6 +192,7 @@ def as_json(result: VerifyResult) -> dict:
         "oracle": result.oracle, "oracle_reason": result.oracle_reason, "tensorflow": result.tensorflow,
         "oracle_runs": result.oracle_runs, "oracle_deterministic": result.oracle_deterministic,
         "oracle_global_step_race": result.oracle_global_step_race,
+        "oracle_race_ordered": result.oracle_race_ordered,
         "oracle_exact_deterministic": result.oracle_exact_deterministic,
         "work_dir": result.work_dir, "exit_code": result.exit_code,
         "error": result.error, "sides": [_side_json(side) for side in result.sides],

@@ -1,0 +1,49 @@
+"""How the oracle's spread runs vary (threads, oneDNN), and the global-step race ordered in its graph."""
+
+from __future__ import annotations
+
+from verify.environments import program_env
+from verify.oracle_plan import spread_run
+from verify.pipeline import race_note
+
+
+def test_spread_runs_alternate_one_thread_and_twice_the_cpus():
+    assert [spread_run(i, alternate_onednn=False, cpus=2).intra_op_threads for i in (2, 3, 4, 5)] == [1, 4, 1, 4]
+    assert all(spread_run(i, alternate_onednn=False, cpus=2).onednn for i in (2, 3))
+
+
+def test_a_tf2_oracle_also_alternates_onednn():
+    assert [spread_run(i, alternate_onednn=True, cpus=8).onednn for i in (2, 3)] == [False, True]
+    assert spread_run(2, alternate_onednn=True, cpus=8).describe() == "oneDNN off, 1 intra-op thread"
+
+
+def test_the_thread_count_reaches_the_program_and_never_leaks_in(monkeypatch):
+    monkeypatch.setenv("TF_NUM_INTRAOP_THREADS", "7")
+    assert "TF_NUM_INTRAOP_THREADS" not in program_env()
+    assert program_env(intra_op_threads=1)["TF_NUM_INTRAOP_THREADS"] == "1"
+
+
+def test_bert_s_racy_schedule_gets_a_control_edge_from_the_read_to_the_increment():
+    import tensorflow as tf
+
+    from verify.race_order import order_races
+
+    graph = tf.Graph()
+    with graph.as_default():
+        step = tf.compat.v1.train.get_or_create_global_step()
+        weight = tf.compat.v1.get_variable("w", initializer=1.0)
+        rate = tf.cast(step, tf.float32) * 0.1  # google-research/bert: the schedule reads the step
+        update = weight.assign_sub(rate)
+        increment = step.assign(step + 1)  # ... and increments it by hand, ordered with nothing
+        tf.group(update, increment)
+    pairs = order_races(graph)
+    assert len(pairs) == 1
+    read, write = pairs[0]
+    assert graph.get_operation_by_name(read) in graph.get_operation_by_name(write).control_inputs
+    assert order_races(graph) == []  # ordered now: nothing left to order
+
+
+def test_an_ordered_race_is_named_in_the_notes():
+    note = race_note(["Cast/ReadVariableOp -> AssignVariableOp"])
+    assert "Cast/ReadVariableOp" in note and "before the increment" in note
+    assert "could not be ordered" in race_note(["not ordered: ValueError: x"])
