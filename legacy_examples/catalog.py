@@ -111,7 +111,11 @@ EXAMPLES: tuple[LegacyExample, ...] = (
         # Predicted probabilities after 60 Adam steps inherit the weights' drift (6.3e-7 of
         # their RMS): measured 1.47e-6 of the row's scale through the bridge (paths a and b,
         # TF 2.21, oneDNN off); losses at all 60 steps 4.9e-7, eval identical. Held to 5e-6.
-        section_rtol={"predictions": 5e-6},
+        # Losses: on an AMD EPYC (family 25, AVX2/FMA, L2 512K) every side gives the step-56
+        # loss 1.32e-6 from the golden (0.3618221879 vs 0.3618226647; the other 59 within 1e-6),
+        # and TF 1.15 itself on that CPU moves up to 5.9e-6 from the golden (its recording,
+        # golden.cpu-66f51ff20f60.json): Adam turns last-bit differences into that. Held to 2e-6.
+        section_rtol={"predictions": 5e-6, "scalars": 2e-6},
         exercises="tf.contrib.tpu conv net: TFRecords + parse_single_example, tf.layers conv/pool/"
                   "dense/dropout, Adam + exponential_decay, eval_metrics, predict",
     ),

@@ -14,7 +14,9 @@ import pytest
 
 from tests.verify.test_verify_live import phase, verify
 
-pytestmark = [pytest.mark.oracle, pytest.mark.slow]
+# Seven whole verify runs (3 oracle runs and 2 sides each): about 20 min on an idle 2-core machine,
+# so `make test-audit` runs them, not CI (docs/testing.md, markers).
+pytestmark = [pytest.mark.oracle, pytest.mark.slow, pytest.mark.audit]
 
 REPO = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).resolve().parent / "programs"
