@@ -174,10 +174,9 @@ class Recorder(object):
             except ImportError:
                 pass
             try:
-                import tf_keras  # TF 2.16+ with TF_USE_LEGACY_KERAS (the compat runner's Keras)
-                from tf_keras.src.engine import training_v1  # its TF 1.x graph-mode Model (own fit)
+                import tf_keras  # TF 2.16+ with TF_USE_LEGACY_KERAS
 
-                classes += [tf_keras.Model, training_v1.Model]
+                classes.append(tf_keras.Model)
             except ImportError:
                 pass
         return classes

@@ -10,6 +10,8 @@ decides at run time, as Keras 2 did.
 
 from __future__ import annotations
 
+import functools
+
 
 def reset_states(obj):
     """Keras 2's `obj.reset_states()` on Keras 3 objects; the object's own method when it has one.
@@ -256,3 +258,121 @@ def _names_before_build(compile_metrics, model):
                                     output_names=compile_metrics.output_names)
     scratch.build(y, y)
     return [m.name for m in scratch.metrics]
+
+
+_KERAS2_LR_LOG_KEY = "lr"  # what LearningRateScheduler / ReduceLROnPlateau logged in Keras 1.15-2.15
+
+
+def serve_keras2_names():
+    """The compat runner's Keras 2 names, process-wide: `Model.metrics_names` is `metrics_names`
+    above (one name per evaluate number, known after compile), and the LR callbacks log the rate
+    as 'lr' (Keras 3 logs 'learning_rate'), so an unchanged program's `history.history['lr']`,
+    `'lr' in history.history` and `zip(model.metrics_names, scores)` read what they read on TF 1.x.
+    The codemod rewrites the reads instead (KerasMetricsNames, KerasTensorSchedules).
+
+    Returns a function that undoes it (tests); calling this again while installed does nothing.
+    """
+    import keras
+
+    from estimator_bridge.compat.keras_optimizers import keras_compile_owner
+
+    owner = keras_compile_owner()
+    if getattr(owner, "_estimator_bridge_keras2_names", False):
+        return lambda: None
+    saved = [(owner, "metrics_names", vars(owner)["metrics_names"])]
+    owner.metrics_names = property(lambda model: EitherEraNames(metrics_names(model)))
+    for callback in (keras.callbacks.LearningRateScheduler, keras.callbacks.ReduceLROnPlateau):
+        original = vars(callback)["on_epoch_end"]
+        saved.append((callback, "on_epoch_end", original))
+        callback.on_epoch_end = _logging_lr_as_keras_2(original)
+    history_begin = vars(keras.callbacks.History)["on_train_begin"]
+    saved.append((keras.callbacks.History, "on_train_begin", history_begin))
+    keras.callbacks.History.on_train_begin = _history_of_either_era(history_begin)
+    owner._estimator_bridge_keras2_names = True
+
+    def undo():
+        for klass, attribute, value in saved:
+            setattr(klass, attribute, value)
+        owner._estimator_bridge_keras2_names = False
+
+    return undo
+
+
+class EitherEraHistory(dict):
+    """`History.history` under the runner: TF 1.x's keys, and TF 2.x's spelling of them too.
+
+    The runner names string metrics as TF 1.x's Keras did (`metrics=['accuracy']` is logged as
+    'acc', keras_optimizers.tf1_metric_names), because it cannot tell a TF 1.x program from a
+    TF 2.x one; a 2020-2022 TPUStrategy notebook reads `history.history['val_accuracy']`, as
+    TF 2.x's Keras named it, and would stop with KeyError. Both spellings answer lookups, `in` and
+    `get`; the stored (and iterated) keys stay TF 1.x's.
+    """
+
+    def _key(self, key):
+        if dict.__contains__(self, key) or not isinstance(key, str):
+            return key
+        return _tf2_to_tf1_history_keys().get(key, key)
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
+
+
+class EitherEraNames(list):
+    """`model.metrics_names` under the runner: TF 1.x's names, found by TF 2.x's spelling too.
+
+    Same reason as EitherEraHistory: `scores[model.metrics_names.index('accuracy')]` in a TF 2.x
+    program finds the 'acc' the runner named; the list itself holds TF 1.x's names.
+    """
+
+    def index(self, value, *args):
+        if value not in list(self) and isinstance(value, str):
+            value = _tf2_to_tf1_history_keys().get(value, value)
+        return list.index(self, value, *args)
+
+    def __contains__(self, value):
+        return list.__contains__(self, value) or (
+            isinstance(value, str) and list.__contains__(self, _tf2_to_tf1_history_keys().get(value, value)))
+
+
+@functools.lru_cache(maxsize=None)
+def _tf2_to_tf1_history_keys() -> dict:
+    """{'accuracy': 'acc', 'val_accuracy': 'val_acc', ...}: the runner's metric renames, per key."""
+    from estimator_bridge.compat.keras_optimizers import tf1_metric_renames
+
+    keys = {}
+    for tf2_name, tf1_name in tf1_metric_renames().items():
+        keys[tf2_name] = tf1_name
+        keys["val_" + tf2_name] = "val_" + tf1_name
+    return keys
+
+
+def _history_of_either_era(on_train_begin):
+    import functools
+
+    @functools.wraps(on_train_begin)
+    def begin(self, logs=None):
+        result = on_train_begin(self, logs)
+        self.history = EitherEraHistory(self.history)
+        return result
+
+    return begin
+
+
+def _logging_lr_as_keras_2(on_epoch_end):
+    import functools
+
+    @functools.wraps(on_epoch_end)
+    def logged(self, epoch, logs=None):
+        had = logs is not None and "learning_rate" in logs
+        result = on_epoch_end(self, epoch, logs)
+        if logs is not None and not had and "learning_rate" in logs:
+            logs[_KERAS2_LR_LOG_KEY] = logs.pop("learning_rate")
+        return result
+
+    return logged

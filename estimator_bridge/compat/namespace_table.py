@@ -113,7 +113,6 @@ MODULES = {
             "contrib": "module:tensorflow.contrib",
             "estimator": "module:tensorflow.estimator",
             "layers": "module:tensorflow.layers",
-            # Keras 2 (tf-keras) in the program's era's API: compat/legacy_keras.py
             "keras": "module:tensorflow.keras",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
@@ -172,17 +171,24 @@ MODULES = {
         entries=_TPU_ESTIMATOR_ENTRIES,
         fallbacks=("unsupported-attribute:estimator_tpu",),
     ),
-    # ---- tf.keras: Keras 2 (tf-keras, compat/legacy_keras.py), with Input(tensor=<graph tensor>) of a model_fn
-    # traced by the bridge read as TF 1.x read it (tf-keras' own Input makes a functional KerasTensor there)
+    # ---- tf.keras: Keras 3, but Input(tensor=<graph tensor>) as TF 1.x read it in a model_fn
     "tensorflow.keras": Module(
-        doc="`tf.keras` (also `tf.contrib.keras`): Keras 2 from tf-keras in the program's era's API.",
-        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers"},
-        fallbacks=("compat:legacy_keras.tf_keras",),
+        doc="`tf.keras` (also `tf.contrib.keras`): Keras 3, with TF 1.x's `Input(tensor=...)`.",
+        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers",
+                 "backend": "module:tensorflow.keras.backend"},
+        fallbacks=("tf:keras",),
+    ),
+    "tensorflow.keras.backend": Module(
+        doc="`tf.keras.backend`: Keras 3's, with TF 1.x's set_learning_phase/learning_phase "
+            "(recorded and warned about: Keras 3 layers read training= only).",
+        entries={"set_learning_phase": "compat:keras_backend.set_learning_phase",
+                 "learning_phase": "compat:keras_backend.learning_phase"},
+        fallbacks=("tf:keras.backend",),
     ),
     "tensorflow.keras.layers": Module(
-        doc="`tf.keras.layers`: tf-keras', with TF 1.x's `Input(tensor=...)` in a traced model_fn.",
+        doc="`tf.keras.layers`: Keras 3's, with TF 1.x's `Input(tensor=...)`.",
         entries={"Input": "compat:keras_input.Input"},
-        fallbacks=("compat:legacy_keras.tf_keras_layers",),
+        fallbacks=("tf:keras.layers",),
     ),
     # ---- tf.contrib (removed in TF 2.0)
     "tensorflow.contrib": Module(
@@ -197,7 +203,7 @@ MODULES = {
             "framework": "module:tensorflow.contrib.framework",
             "metrics": "module:tensorflow.contrib.metrics",
             "slim": "module:tensorflow.contrib.slim",
-            # TF 1.15's tf.contrib.keras re-exported tf.keras.
+            # TF 1.15's tf.contrib.keras re-exported tf.keras (Keras 3 behind it now).
             "keras": "module:tensorflow.keras",
         },
         fallbacks=("unsupported-attribute:contrib",),

@@ -150,7 +150,6 @@ class VariableCache:
         self._recording: list | None = None
         self._recorded_variables: dict = {}  # key -> the build graph's variable (build pass)
         self._bypass = threading.local()
-        self._trace = threading.local()  # .graph: the graph of the trace this thread builds
         # Build pass: graph name of a throwaway variable -> its TF1 key, where they differ (a
         # Keras layer's `kernel` is made under a graph-uniquified name scope); optimizer slots
         # requested after it ("<graph name>/Adam") are then keyed after the TF1 name.
@@ -200,16 +199,11 @@ class VariableCache:
     @contextlib.contextmanager
     def scope(self):
         """Routes variable creation in this thread/graph through the cache."""
-        outer = getattr(self._trace, "graph", None)
-        self._trace.graph = None if tf.executing_eagerly() else ops.get_default_graph()
-        try:
-            with tf.variable_creator_scope(self._creator), keras_names.tracing(), \
-                    tf1_hashing.hashable_by_identity():
-                if not tf.executing_eagerly():
-                    tf1_hashing.identity_train_op_collection()
-                yield
-        finally:
-            self._trace.graph = outer
+        with tf.variable_creator_scope(self._creator), keras_names.tracing(), \
+                tf1_hashing.hashable_by_identity():
+            if not tf.executing_eagerly():
+                tf1_hashing.identity_train_op_collection()
+            yield
 
     def begin_trace(self) -> None:
         """Per-trace reset: fresh v1 collections and fresh per-name request counters."""
@@ -384,17 +378,12 @@ class VariableCache:
         finally:
             self._bypass.active = False
 
-    def _register(self, variable, kwargs) -> None:
-        """Adds a cached variable to the collections of the trace that asked for it.
-
-        Keras 2 (tf-keras) builds a layer inside `tf.init_scope()` when called in a function: the
-        request then arrives eagerly, but it belongs to the trace's graph all the same (TF 1.15's
-        Keras put a model_fn's layer weights into TRAINABLE_VARIABLES, which `minimize` reads).
-        """
-        graph = getattr(self._trace, "graph", None)
-        if tf.executing_eagerly() and graph is None:
+    @staticmethod
+    def _register(variable, kwargs) -> None:
+        """Adds a cached variable to the collections of the trace that asked for it."""
+        if tf.executing_eagerly():
             return
-        graph = ops.get_default_graph() if not tf.executing_eagerly() else graph
+        graph = ops.get_default_graph()
         collections = list(kwargs.get("collections") or [GraphKeys.GLOBAL_VARIABLES])
         if getattr(variable, "trainable", False) and GraphKeys.TRAINABLE_VARIABLES not in collections:
             collections.append(GraphKeys.TRAINABLE_VARIABLES)
