@@ -112,8 +112,12 @@ def test_layer_arguments_by_name_train_as_in_tf115(tmp_path):
     results = three_sides("layers_by_name.py", ["--model_dir={model_dir}"], tmp_path)
     oracle = results["oracle"].result
     assert len(oracle["variables"]) == 12  # conv2d x2, batch norm x4, dense x2 (+ biases)
+    # On an AMD EPYC (family 25, AVX2/FMA) the runner's dense/bias[14] after training is
+    # -1.61224219e-3 against TF 1.15's -1.61223952e-3 there: 1.66e-6 of the floor 1e-3, the same
+    # at 148195f (a CPU's float summation order, amplified by batch norm's gradients); every
+    # other number within 1e-6. Held to 2e-6.
     for side in ("runner", "migrated"):
-        assert_same_numbers(results[side].result, oracle, side)
+        assert_same_numbers(results[side].result, oracle, side, rtol=2e-6)
 
 
 # ---- an unused contrib/private import never kills a program ------------------------------------
