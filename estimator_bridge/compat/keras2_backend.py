@@ -7,7 +7,8 @@ differ in one way each, so the codemod writes calls to the Keras 2 version here,
 - `K.sqrt(x)` clipped negative inputs to 0 before the root (ops.sqrt gives NaN);
 - `K.expand_dims(x, axis=-1)`, `K.argmax(x, axis=-1)`, `K.argmin(x, axis=-1)`, `K.concatenate(
   tensors, axis=-1)`: Keras 2's default axis is the last one (ops: required / None / 0);
-- `K.int_shape(x)`: the static shape as a tuple with None for unknown dimensions.
+- `K.int_shape(x)`: the static shape as a tuple with None for unknown dimensions;
+- `K.cast(x, dtype)`: tf.cast, so TensorFlow's dtype names ('float' is float32) are accepted.
 """
 
 from __future__ import annotations
@@ -48,3 +49,10 @@ def int_shape(x):
         return tuple(x.shape)
     except (TypeError, ValueError):
         return None
+
+
+def cast(x, dtype):
+    import tensorflow as tf
+    from keras import ops
+
+    return ops.cast(x, tf.as_dtype(dtype).name)

@@ -66,7 +66,7 @@ BRIDGE_API = frozenset({
     # Keras 2 backend functions and utilities for Keras 3 code (migrate/tables/keras.py), contrib's
     # initialize_tpu_system with its connect_to_cluster
     "compat.keras2_backend.sqrt", "compat.keras2_backend.expand_dims", "compat.keras2_backend.argmax",
-    "compat.keras2_backend.argmin", "compat.keras2_backend.concatenate", "compat.keras2_backend.int_shape",
+    "compat.keras2_backend.argmin", "compat.keras2_backend.concatenate", "compat.keras2_backend.int_shape", "compat.keras2_backend.cast",
     "compat.keras2_utils.print_summary", "compat.tpu_system.initialize_tpu_system",
     # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)
     "compat.contrib_tpu.device_assignment",

@@ -212,13 +212,13 @@ KERAS.update({f"keras.preprocessing.{module}.{name}": Replacement(f"tf_keras.pre
 # Keras 2 backend functions (`from keras import backend as K; K.mean(...)`) Keras 3 removed.
 # Same parameters and numbers in keras.ops (Keras 2's K.<name>(x, axis=None, keepdims=False) etc.):
 KERAS2_BACKEND_AS_OPS = {name: name for name in (
-    "abs", "all", "any", "cast", "cos", "equal", "exp", "greater", "greater_equal", "less", "less_equal", "log",
+    "abs", "all", "any", "cos", "equal", "exp", "greater", "greater_equal", "less", "less_equal", "log",
     "max", "maximum", "mean", "min", "minimum", "not_equal", "prod", "reshape", "sigmoid", "sign", "sin",
     "softmax", "softplus", "softsign", "square", "stack", "std", "sum", "tanh", "transpose", "var")}
 KERAS2_BACKEND_AS_OPS["pow"] = "power"
 # Keras 2 semantics Keras 3's namesake lacks (clipped sqrt, last-axis defaults, int_shape's tuple):
 # estimator_bridge.compat.keras2_backend keeps them, on keras.ops.
-KERAS2_BACKEND_HELPERS = ("sqrt", "expand_dims", "argmax", "argmin", "concatenate", "int_shape")
+KERAS2_BACKEND_HELPERS = ("sqrt", "expand_dims", "argmax", "argmin", "concatenate", "int_shape", "cast")
 KERAS.update({f"keras.backend.{name}": Replacement(f"keras.ops.{target}")
               for name, target in KERAS2_BACKEND_AS_OPS.items()})
 KERAS.update({f"keras.backend.{name}": Replacement(f"estimator_bridge.compat.keras2_backend.{name}")
