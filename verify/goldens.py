@@ -15,7 +15,7 @@ names the CPU it was recorded on (verify/machine.py): TF 1.15's last bits depend
 replacing it: the bridge stays held to the golden, and the live-oracle test
 (tests/regression/test_oracle_goldens.py) holds the oracle on this CPU to its own recording,
 exactly. Needed where a chaotic training run turns the CPU's last-bit differences into large
-ones (resnet_tpu: eval loss 1.654 on the golden's CPU, 1.490 on another, same TF 1.15 wheel).
+ones (mnist_tpu under Adam: losses 5.9e-6 from the golden on another CPU, same TF 1.15 wheel).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from verify.compare import compare
 from verify.environments import harvest, oracle_python, program_env, run_program
 from verify.machine import cpu_fingerprint
 from verify.shipped_runs import example_argv, harvest_spec
+from verify.sides import seed_model_dir
 
 RUNS_PER_GOLDEN = 2
 
@@ -42,10 +43,16 @@ class NotDeterministic(RuntimeError):
     """Two oracle runs of the same example disagree: the example must be fixed, not recorded."""
 
 
-def run_in_oracle(example: LegacyExample, model_dir: Path) -> dict:
-    """One oracle run of the example into model_dir, harvested by the same oracle."""
+def run_in_oracle(example: LegacyExample, model_dir: Path, *, start_from: Path | None = None) -> dict:
+    """One oracle run of the example into model_dir, harvested by the same oracle.
+
+    start_from: a folder holding a `model.ckpt-0` to start from instead of the graph seeds' values
+    (the golden's own, or one moved by verify/nudge.py).
+    """
     python = oracle_python(example.oracle)
     env = program_env()
+    if start_from is not None:
+        seed_model_dir(model_dir, [start_from / name for name in example.start_state], "model.ckpt-0")
     model_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     run_program(example_argv(python, example, model_dir), env=env, cwd=model_dir)
