@@ -12,9 +12,11 @@ clone with the same optimizer, loss and metrics. The same in TF2, where it has t
         tpu_model.set_weights(model.get_weights())
         tpu_model.compile_from_config(model.get_compile_config())
 
-Handled: `X = keras_to_tpu_model(M, strategy=S)` and `return keras_to_tpu_model(...)` with M a
-name, S an inline TPUDistributionStrategy(R) or a name; `S = TPUDistributionStrategy(R)` on its
-own line. Other shapes stay and are reported (MIG203). `.experimental_run_v2(` becomes `.run(`.
+Handled: `X = keras_to_tpu_model(M, strategy=S)` and `return keras_to_tpu_model(...)` with X and M
+names or attributes (`self.model`), S an inline TPUDistributionStrategy(R) or a name;
+`S = TPUDistributionStrategy(R)` on its own line. An attribute's later `.compile(...)` runs in
+`X.distribute_strategy.scope()` (the TPU strategy when the conversion ran, the default one when a
+condition skipped it). Other shapes stay and are reported (MIG203). `.experimental_run_v2(` becomes `.run(`.
 
 KerasTPUModel's own method `X.sync_to_cpu()` (the CPU model given to keras_to_tpu_model, with the
 TPU weights; a Keras 3 model has no such method) becomes
@@ -84,14 +86,14 @@ def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None
         return None
     statement = line.body[0]
     if isinstance(statement, cst.Assign) and len(statement.targets) == 1 \
-            and isinstance(statement.targets[0].target, cst.Name):
-        target, value = statement.targets[0].target.value, statement.value
+            and dotted_name(statement.targets[0].target) is not None:
+        target, value = dotted_name(statement.targets[0].target), statement.value
     elif isinstance(statement, cst.Return) and statement.value is not None:
         target, value = None, statement.value
     else:
         return None
     strategy_call = _call_of(value, TPU_DISTRIBUTION, names)
-    if strategy_call is not None and target is not None:
+    if strategy_call is not None and target is not None and "." not in target:
         resolver = strategy_resolver(strategy_call)
         return None if resolver is None else ("strategy", {"name": target, "resolver": resolver,
                                                           "handled": [strategy_call.func]})
@@ -100,7 +102,7 @@ def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None
         return None
     model = argument(model_call, 0, "model")
     strategy = argument(model_call, 1, "strategy")
-    if not isinstance(model, cst.Name) or strategy is None or len(model_call.args) != 2:
+    if dotted_name(model) is None or strategy is None or len(model_call.args) != 2:
         return None
     handled = [model_call.func]
     inline = _call_of(strategy, TPU_DISTRIBUTION, names)
@@ -114,7 +116,7 @@ def plan(line: cst.SimpleStatementLine, names: Names) -> tuple[str, dict] | None
         resolver = None
     else:
         return None
-    return ("model", {"target": target, "model": model.value, "strategy": strategy, "resolver": resolver,
+    return ("model", {"target": target, "model": dotted_name(model), "strategy": strategy, "resolver": resolver,
                       "handled": handled})
 
 
@@ -164,7 +166,7 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
         if target == model:
             # `model = keras_to_tpu_model(model, ...)`: keep the original under another name,
             # or the clone's fresh weights would be copied onto themselves.
-            source_name = unused_name(rewrite.source_text, f"cpu_{model}")
+            source_name = unused_name(rewrite.source_text, f"cpu_{model.rsplit('.', 1)[-1]}")
             lines.append(cst.parse_statement(f"{source_name} = {model}\n"))
             model = source_name
         body = (f"with {strategy}.scope():\n"
@@ -195,8 +197,8 @@ def _compile_receiver(line: cst.SimpleStatementLine) -> str | None:
     if not isinstance(call, cst.Call):
         return None
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "compile" and isinstance(func.value, cst.Name):
-        return func.value.value
+    if isinstance(func, cst.Attribute) and func.attr.value == "compile":
+        return dotted_name(func.value)
     return None
 
 
@@ -215,7 +217,9 @@ def compile_in_scope(rewrite, original_node: cst.SimpleStatementLine, updated_no
     conversion = converted.get((id(scope), target)) if scope is not None else None
     if conversion is None:
         return None
-    strategy = conversion.strategy
+    # an attribute (`self.model`) is converted behind a condition more often than not (`if use_tpu:`),
+    # and compiled after it on both paths: the model's own strategy is the converted one or the default
+    strategy = f"{target}.distribute_strategy" if "." in target else conversion.strategy
     wrapper = cst.parse_statement(f"with {strategy}.scope():\n    pass\n")
     inner = updated_node.with_changes(leading_lines=())
     return wrapper.with_changes(body=wrapper.body.with_changes(body=[inner]), leading_lines=updated_node.leading_lines)
@@ -226,8 +230,8 @@ def _sync_receiver(call: cst.CSTNode) -> str | None:
     if not isinstance(call, cst.Call) or call.args:
         return None
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value == SYNC_TO_CPU and isinstance(func.value, cst.Name):
-        return func.value.value
+    if isinstance(func, cst.Attribute) and func.attr.value == SYNC_TO_CPU:
+        return dotted_name(func.value)
     return None
 
 
@@ -279,7 +283,7 @@ class _SyncRewrite(cst.CSTTransformer):
         if conversion is None or _sync_receiver(updated_node) is None:
             return updated_node
         return cst.Call(func=self.helper, args=[cst.Arg(updated_node.func.value),
-                                                cst.Arg(cst.Name(conversion.source))])
+                                                cst.Arg(cst.parse_expression(conversion.source))])
 
 
 def sync_to_cpu_findings(rewrite, line: cst.SimpleStatementLine) -> list[tuple]:
@@ -323,7 +327,7 @@ class _InputRewrite(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value in INPUT_METHODS
-                and isinstance(func.value, cst.Name) and func.value.value in self.converted):
+                and dotted_name(func.value) in self.converted):
             return updated_node
         wanted = set(INPUT_METHODS[func.attr.value])
         positional = [arg for arg in updated_node.args if arg.keyword is None]

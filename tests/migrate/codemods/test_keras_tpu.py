@@ -214,3 +214,63 @@ def test_the_strategy_from_the_keras_support_module_is_tf_contrib_tpus():
                     model.compile_from_config(cpu_model.get_compile_config())
             return model
         """)
+
+
+def test_an_attribute_rebound_to_its_tpu_model_is_converted_like_a_name():
+    # The shape of 2018 Colab classes (an AlphaZero network, an autoencoder): `self.model` converted
+    # behind `if use_tpu:` and compiled after on both paths.
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        class Net:
+            def __init__(self, model, resolver, use_tpu):
+                self.model = model
+                if use_tpu:
+                    self.model = tf.contrib.tpu.keras_to_tpu_model(
+                        self.model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+                self.model.compile(optimizer="sgd", loss="mse")
+        """, """
+        import tensorflow as tf
+
+        class Net:
+            def __init__(self, model, resolver, use_tpu):
+                self.model = model
+                if use_tpu:
+                    tf.config.experimental_connect_to_cluster(resolver)
+                    tf.tpu.experimental.initialize_tpu_system(resolver)
+                    strategy = tf.distribute.TPUStrategy(resolver)
+                    cpu_model = self.model
+                    with strategy.scope():
+                        self.model = tf.keras.models.clone_model(cpu_model)
+                        self.model.set_weights(cpu_model.get_weights())
+                        if cpu_model.compiled:
+                            self.model.compile_from_config(cpu_model.get_compile_config())
+                with self.model.distribute_strategy.scope():
+                    self.model.compile(optimizer="sgd", loss="mse")
+        """)
+
+
+def test_an_attribute_model_converted_under_a_named_strategy():
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        class Trainer:
+            def to_tpu(self, tpu_worker):
+                strategy = tf.contrib.tpu.TPUDistributionStrategy(
+                    tf.contrib.cluster_resolver.TPUClusterResolver(tpu=tpu_worker))
+                self.tpu_model = tf.contrib.tpu.keras_to_tpu_model(self.model, strategy=strategy)
+        """, """
+        import tensorflow as tf
+
+        class Trainer:
+            def to_tpu(self, tpu_worker):
+                strategy_resolver = tf.contrib.cluster_resolver.TPUClusterResolver(tpu=tpu_worker)
+                tf.config.experimental_connect_to_cluster(strategy_resolver)
+                tf.tpu.experimental.initialize_tpu_system(strategy_resolver)
+                strategy = tf.distribute.TPUStrategy(strategy_resolver)
+                with strategy.scope():
+                    self.tpu_model = tf.keras.models.clone_model(self.model)
+                    self.tpu_model.set_weights(self.model.get_weights())
+                    if self.model.compiled:
+                        self.tpu_model.compile_from_config(self.model.get_compile_config())
+        """)
