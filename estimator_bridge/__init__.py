@@ -5,6 +5,10 @@ a TPUEstimator-era program trains and evaluates on current TensorFlow with the n
 original produced. Public names mirror the legacy ones.
 """
 
+from estimator_bridge import runner_keras as _runner_keras
+
+_runner_keras.choose_for_this_process()  # before TensorFlow loads: the compat runner's tf.keras is Keras 2
+
 from estimator_bridge import export, exporters, hooks, layers
 from estimator_bridge.cluster_resolver import TPUClusterResolver
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig

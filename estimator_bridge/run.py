@@ -8,11 +8,13 @@ does (for code launched as `python -m official.resnet.resnet_main`). The exit co
 `tf.app.run()`'s), 1 for an uncaught exception, 2 for a usage error.
 
 TF 1.15 behaviours are switched on first (`compat.behavior.apply_tf1_behavior`: v1 TensorShape,
-so `x.shape[-1].value` works, and identity-based Tensor equality). Eager execution stays on:
-the bridge runs model_fn through tf.function, so the namespace's `disable_v2_behavior()` and
-`disable_eager_execution()` keep it on (and say so). `--graph-mode` disables eager execution
-first, for scripts that build a graph and run Sessions themselves (`tf.placeholder`,
-`tf.Session`) and use no Estimator.
+so `x.shape[-1].value` works, and identity-based Tensor equality). Keras is Keras 2 from tf-keras
+(estimator_bridge/runner_keras.py, compat/legacy_keras.py): TF 1.x Keras programs without an
+Estimator run in graph mode with Keras' v1 loops, as TF 1.x ran them; TF 2.x programs eagerly.
+Otherwise eager execution stays on: the bridge runs model_fn through tf.function, so the
+namespace's `disable_v2_behavior()` and `disable_eager_execution()` keep it on (and say so).
+`--graph-mode` disables eager execution first, for scripts that build a graph and run Sessions
+themselves (`tf.placeholder`, `tf.Session`) and use no Estimator.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import os
 import runpy
 import sys
+
+from estimator_bridge import runner_keras
 
 USAGE = "usage: python -m estimator_bridge.run [--graph-mode] (SCRIPT | -m MODULE) [ARGS...]"
 
@@ -67,11 +71,19 @@ def main(argv=None) -> int:
 
 def _run(graph_mode, program_argv, run_program, search_path) -> int:
     """Run the program under the TF1 namespace, as `python` would: argv, sys.path, exit code."""
+    if (not runner_keras.tensorflow_serves_tf_keras() and runner_keras.started_as_runner(sys.orig_argv)
+            and os.environ.get(runner_keras.LEGACY_KERAS_VARIABLE) != "1"):
+        # TensorFlow was loaded before estimator_bridge could choose Keras 2 for it (a sitecustomize
+        # importing TensorFlow): start again with the choice made. (`run.main()` called in a process
+        # of its own keeps that process's Keras.)
+        os.environ[runner_keras.LEGACY_KERAS_VARIABLE] = "1"
+        os.execv(sys.executable, list(sys.orig_argv))
     from estimator_bridge import compat
-    from estimator_bridge.compat import behavior
+    from estimator_bridge.compat import behavior, legacy_keras
 
     with compat.installed():
         behavior.apply_tf1_behavior()  # v1 TensorShape and Tensor equality, as TF 1.15
+        legacy_keras.enable_for_runner()
         if graph_mode:
             behavior.enter_graph_mode()
         sys.argv = list(program_argv)

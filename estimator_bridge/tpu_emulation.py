@@ -105,8 +105,6 @@ def installed(cores: int = DEFAULT_CORES):
 
     saved = [(_module(tf, path), name, getattr(_module(tf, path), name)) for path, name in _PATCHED]
     saved.append((estimator_bridge, "TPUClusterResolver", estimator_bridge.TPUClusterResolver))
-    from estimator_bridge.compat.keras_optimizers import keras_compile_owner
-
     owner = keras_compile_owner()
     saved.append((owner, "compile", owner.compile))
     previous = os.environ.get("ESTIMATOR_BRIDGE_EMULATED_TPU_CORES")
@@ -157,6 +155,18 @@ def install(cores: int = DEFAULT_CORES) -> None:
     os.environ["ESTIMATOR_BRIDGE_EMULATED_TPU_CORES"] = str(cores)
 
 
+def keras_compile_owner():
+    """The Keras 3 class that defines `compile` (its Trainer), where a patch of compile must go.
+
+    Keras compares a model class's compile with Trainer.compile to decide whether compile() is
+    custom, and then skips compiling in clone_model / compile_from_config / model loading; a
+    patch on keras.Model would look custom.
+    """
+    import keras
+
+    return next(klass for klass in keras.Model.__mro__ if "compile" in vars(klass))
+
+
 def _one_step_per_execution() -> None:
     """Keras `compile(steps_per_execution=N)` runs with N = 1 on the emulated cores (logged once).
 
@@ -166,8 +176,6 @@ def _one_step_per_execution() -> None:
     round trips: the steps, their batches and the epoch's numbers are the same, so the emulation
     runs one step per execution instead of failing; per-batch callbacks then run every step.
     """
-    from estimator_bridge.compat.keras_optimizers import keras_compile_owner
-
     owner = keras_compile_owner()
     original = owner.compile
     if getattr(original, "_emulated_tpu", False):

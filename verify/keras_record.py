@@ -174,9 +174,10 @@ class Recorder(object):
             except ImportError:
                 pass
             try:
-                import tf_keras  # TF 2.16+ with TF_USE_LEGACY_KERAS
+                import tf_keras  # TF 2.16+ with TF_USE_LEGACY_KERAS (the compat runner's Keras)
+                from tf_keras.src.engine import training_v1  # its TF 1.x graph-mode Model (own fit)
 
-                classes.append(tf_keras.Model)
+                classes += [tf_keras.Model, training_v1.Model]
             except ImportError:
                 pass
         return classes

@@ -7,9 +7,8 @@ which also turns off eager execution, resource variables and control flow v2: th
 needs all three (it runs model_fn inside `tf.function` with its variable cache). So the TF1
 namespace serves bridge-safe versions of those switches:
 
-* `apply_tf1_behavior()`  v1 TensorShape + v1 Tensor equality, Keras `compile` taking TF1
-  optimizers, Keras 2's metrics_names and 'lr' history key, Keras' summary on v2 shapes, Keras
-  2's batch-norm moving variance (what the compat runner applies);
+* `apply_tf1_behavior()`  v1 TensorShape + v1 Tensor equality, and what TF 1.15's import loaded
+  (what the compat runner applies);
 * `disable_v2_behavior()` the same, and a log line saying what was kept on and why;
 * `disable_eager_execution()` keeps eager execution on (TPU/Estimator scripts need it) unless the
   runner was started with `--graph-mode` (Session scripts), and says so once.
@@ -20,8 +19,6 @@ code (the compat runner does; `with installed()` in a test process does not).
 
 from __future__ import annotations
 
-import functools
-
 import tensorflow as tf
 
 _warned = set()
@@ -29,51 +26,30 @@ _warned = set()
 
 def apply_tf1_behavior() -> None:
     """v1 TensorShape (`Dimension` with `.value`) and identity-based Tensor equality, as TF 1.15;
-    Keras `compile` takes TF1 optimizers, as TF 1.15's Keras did (compat/keras_optimizers.py);
-    Keras 2's `metrics_names` and 'lr' history key (compat/keras_methods.serve_keras2_names)."""
-    from estimator_bridge.compat.keras_batch_norm import serve_keras2_moving_variance
-    from estimator_bridge.compat.keras_methods import serve_keras2_names
-    from estimator_bridge.compat.keras_optimizers import accept_tf1_optimizers_in_compile
-
+    and the modules TF 1.15's `import tensorflow` imported as a side effect (import_as_tf115_did).
+    Keras needs nothing here: the runner's Keras is Keras 2 (compat/legacy_keras.py)."""
     tf.compat.v1.disable_v2_tensorshape()
     tf.compat.v1.disable_tensor_equality()
-    accept_tf1_optimizers_in_compile()
-    serve_keras2_names()
-    keras_summary_on_v2_shapes()
-    serve_keras2_moving_variance()
+    import_as_tf115_did()
 
 
-def keras_summary_on_v2_shapes():
-    """Keras 3's `Model.summary` runs with v2 TensorShapes, whatever the process has.
+# Modules TF 1.15's `import tensorflow` loaded as a side effect, which programs used without importing
+# them: `import distutils; distutils.version.LooseVersion(tf.__version__)`, the version check of many
+# 2019 Colab notebooks (tensorflow/tpu tools/colab/*), raised AttributeError on TF 2.x.
+TF115_SIDE_EFFECT_IMPORTS = ("distutils.version",)
 
-    Keras 3 is written for v2 shapes: its TF Variable's `shape` is a `tf.TensorShape`, and
-    summary_utils.weight_memory_size multiplies its dimensions and divides by 8. Under the v1
-    shapes the runner switches on, those are `Dimension`s and `Dimension / 8` raises ("please use
-    // instead"), so `model.summary()`, in nearly every Keras notebook, would stop the program.
-    The summary reads
-    shapes only to print them; the program's own code keeps v1 shapes. Idempotent.
-    """
-    import keras
-    from tensorflow.python.framework import tensor_shape
 
-    owner = next(klass for klass in keras.Model.__mro__ if "summary" in vars(klass))
-    original = owner.summary
-    if getattr(original, "_estimator_bridge", False):
-        return
+def import_as_tf115_did() -> None:
+    import importlib
+    import warnings
 
-    @functools.wraps(original)
-    def summary(self, *args, **kwargs):
-        v1 = tensor_shape._TENSORSHAPE_V2_OVERRIDE is False  # None: the default, v2 in TF 2.x
-        if v1:
-            tf.compat.v1.enable_v2_tensorshape()
-        try:
-            return original(self, *args, **kwargs)
-        finally:
-            if v1:
-                tf.compat.v1.disable_v2_tensorshape()
-
-    summary._estimator_bridge = True
-    owner.summary = summary
+    for name in TF115_SIDE_EFFECT_IMPORTS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # distutils (Python 3.10-3.11)
+            try:
+                importlib.import_module(name)
+            except ImportError:  # Python 3.12+ without setuptools' distutils: nothing TF 1.15 had to offer
+                pass
 
 
 def enter_graph_mode() -> None:

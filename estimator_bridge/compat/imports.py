@@ -20,7 +20,7 @@ import importlib
 import sys
 import threading
 
-from estimator_bridge.compat import namespace, namespace_table
+from estimator_bridge.compat import legacy_keras, namespace, namespace_table
 
 _lock = threading.Lock()
 _install_depth = 0
@@ -78,7 +78,25 @@ def _alias_walk(dotted_name):
 _ESTIMATOR_SHIM = "tensorflow.python.estimator"
 
 
+def _keras_path(name):
+    """The path below the Keras root of a legacy Keras import (`keras.layers` -> 'layers'), else None."""
+    for root in _KERAS_ROOTS:
+        if name == root or name.startswith(root + "."):
+            return name[len(root) + 1:]
+    return None
+
+
+# Standalone Keras and tf.keras' import paths: served from the era's tf-keras API (legacy_keras.py).
+_KERAS_ROOTS = ("keras", "tensorflow.keras", "tensorflow.compat.v1.keras", "tensorflow.contrib.keras")
+
+
 def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
+    keras_path = _keras_path(name) if legacy_keras.api_package() else None
+    if keras_path is not None:
+        module = legacy_keras.import_keras(keras_path, globals_, locals_, fromlist, level, _original_import)
+        if fromlist or name.startswith("keras"):
+            return module
+        return namespace.alias_module("tensorflow")
     if name == _ESTIMATOR_SHIM or name.startswith(_ESTIMATOR_SHIM + "."):
         name = "tensorflow_estimator" + name[len("tensorflow"):]
     target, resolved = _alias_walk(name)
@@ -122,11 +140,18 @@ def _raise_if_closed(module, dotted_name):
 
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002 (builtin names)
-    if (level == 0 and name.split(".", 1)[0] in namespace_table.ROOTS
+    if (level == 0 and name.split(".", 1)[0] in _LEGACY_ROOTS
             and _is_legacy_importer(globals if globals is not None
                                     else sys._getframe(1).f_globals)):  # `__import__("x")`
+        if legacy_keras.era() is None:
+            legacy_keras.decide(sys._getframe(1))  # the program's first TensorFlow/Keras import
+        if name.split(".", 1)[0] == "keras" and not legacy_keras.api_package():
+            return _original_import(name, globals, locals, fromlist, level)
         return _legacy_import(name, globals, locals, fromlist, level)
     return _original_import(name, globals, locals, fromlist, level)
+
+
+_LEGACY_ROOTS = (*namespace_table.ROOTS, "keras")
 
 
 @contextlib.contextmanager

@@ -12,10 +12,9 @@ biased 0.0050. So after training, everything that reads the moving statistics (e
 predict, validation) differed from the original, the more the fewer values per channel (small
 feature maps, small per-core batches).
 
-`BatchNormalization` here is Keras 3's layer with that update; `serve_keras2_moving_variance()`
-gives every Keras 3 `BatchNormalization` the same (the compat runner, whose programs also build
-Keras' own models, e.g. keras.applications). The correction is added after Keras 3's update:
-moving_variance += (1 - momentum) * variance / (n - 1).
+`BatchNormalization` here is Keras 3's layer with that update, what estimator-migrate writes for
+Keras 2's (the compat runner's programs get Keras 2 itself, tf-keras). The correction is added
+after Keras 3's update: moving_variance += (1 - momentum) * variance / (n - 1).
 """
 
 from __future__ import annotations
@@ -72,25 +71,4 @@ class BatchNormalization(keras.layers.BatchNormalization):
     """Keras 3's BatchNormalization whose moving variance averages Keras 2's (fused) batch variance."""
 
 
-def _keras3_call():
-    """Keras 3's own BatchNormalization.call (not the runner's patched one)."""
-    call = vars(keras.layers.BatchNormalization)["call"]
-    return call.__wrapped__ if getattr(call, "_estimator_bridge", False) else call
-
-
-BatchNormalization.call = _keras2_call(_keras3_call())
-
-
-def serve_keras2_moving_variance():
-    """Every Keras 3 BatchNormalization updates its moving variance as Keras 2 did (process-wide).
-    Returns a function that undoes it; calling this again while installed does nothing."""
-    layer = keras.layers.BatchNormalization
-    original = vars(layer)["call"]
-    if getattr(original, "_estimator_bridge", False):
-        return lambda: None
-    layer.call = _keras2_call(original)
-
-    def undo():
-        layer.call = original
-
-    return undo
+BatchNormalization.call = _keras2_call(vars(keras.layers.BatchNormalization)["call"])

@@ -89,6 +89,18 @@ def tpu_model_input(data, model):
 
 # ---- the compat runner's keras_to_tpu_model (an unchanged TF 1.x program) --------------------------
 
+def tf1_metric_names(metrics):
+    """`compile`'s metrics with the strings TF 1.x's Keras named otherwise spelled so that Keras names
+    them as TF 1.x did ('accuracy' -> 'acc': KerasTPUModel's history keys). The runner's TPU model is
+    trained eagerly on tf.distribute by Keras 2, which names a metric as written; TF 1.x programs read
+    `history.history['acc']` (the table: migrate/tables/keras.py, which the codemod applies too)."""
+    from migrate.tables.keras import TF1_METRIC_NAMES
+
+    if not isinstance(metrics, (list, tuple)):
+        return metrics
+    return type(metrics)(TF1_METRIC_NAMES.get(m, m) if isinstance(m, str) else m for m in metrics)
+
+
 class TPUDistributionStrategy:
     """TF 1.15's `tf.contrib.tpu.TPUDistributionStrategy`: the TPU `keras_to_tpu_model` runs on.
 
@@ -136,7 +148,9 @@ def keras_to_tpu_model(model, strategy=None):
         tpu_model = tf.keras.models.clone_model(model)
         tpu_model.set_weights(model.get_weights())
         if getattr(model, "compiled", False):
-            tpu_model.compile_from_config(model.get_compile_config())
+            config = model.get_compile_config()
+            config["metrics"] = tf1_metric_names(config.get("metrics"))
+            tpu_model.compile_from_config(config)
     _give_keras_tpu_model_methods(tpu_model, model, distribution)
     return tpu_model
 
@@ -177,6 +191,10 @@ def _give_keras_tpu_model_methods(tpu_model, cpu_model, distribution) -> None:
 
     @functools.wraps(compile_)
     def tpu_compile(*args, **kwargs):
+        if len(args) > 2:  # TF 1.x's compile(optimizer, loss, metrics, ...)
+            kwargs.setdefault("metrics", args[2])
+            args = args[:2]
+        kwargs["metrics"] = tf1_metric_names(kwargs.get("metrics"))
         with distribution.scope():
             return compile_(*args, **kwargs)
 

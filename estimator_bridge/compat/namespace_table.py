@@ -113,7 +113,8 @@ MODULES = {
             "contrib": "module:tensorflow.contrib",
             "estimator": "module:tensorflow.estimator",
             "layers": "module:tensorflow.layers",
-            "keras": "module:tensorflow.keras",
+            # Keras 2 (tf-keras) in the program's era's API: compat/legacy_keras.py
+            "keras": "compat:legacy_keras.tf_keras",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
             "distribute": "module:tensorflow.distribute",
@@ -171,25 +172,6 @@ MODULES = {
         entries=_TPU_ESTIMATOR_ENTRIES,
         fallbacks=("unsupported-attribute:estimator_tpu",),
     ),
-    # ---- tf.keras: Keras 3, but Input(tensor=<graph tensor>) as TF 1.x read it in a model_fn
-    "tensorflow.keras": Module(
-        doc="`tf.keras` (also `tf.contrib.keras`): Keras 3, with TF 1.x's `Input(tensor=...)`.",
-        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers",
-                 "backend": "module:tensorflow.keras.backend"},
-        fallbacks=("tf:keras",),
-    ),
-    "tensorflow.keras.backend": Module(
-        doc="`tf.keras.backend`: Keras 3's, with TF 1.x's set_learning_phase/learning_phase "
-            "(recorded and warned about: Keras 3 layers read training= only).",
-        entries={"set_learning_phase": "compat:keras_backend.set_learning_phase",
-                 "learning_phase": "compat:keras_backend.learning_phase"},
-        fallbacks=("tf:keras.backend",),
-    ),
-    "tensorflow.keras.layers": Module(
-        doc="`tf.keras.layers`: Keras 3's, with TF 1.x's `Input(tensor=...)`.",
-        entries={"Input": "compat:keras_input.Input"},
-        fallbacks=("tf:keras.layers",),
-    ),
     # ---- tf.contrib (removed in TF 2.0)
     "tensorflow.contrib": Module(
         doc="`tf.contrib`: the parts with a faithful equivalent on current TensorFlow.",
@@ -203,8 +185,8 @@ MODULES = {
             "framework": "module:tensorflow.contrib.framework",
             "metrics": "module:tensorflow.contrib.metrics",
             "slim": "module:tensorflow.contrib.slim",
-            # TF 1.15's tf.contrib.keras re-exported tf.keras (Keras 3 behind it now).
-            "keras": "module:tensorflow.keras",
+            # TF 1.15's tf.contrib.keras re-exported tf.keras.
+            "keras": "compat:legacy_keras.tf_keras",
         },
         fallbacks=("unsupported-attribute:contrib",),
     ),

@@ -150,6 +150,7 @@ class VariableCache:
         self._recording: list | None = None
         self._recorded_variables: dict = {}  # key -> the build graph's variable (build pass)
         self._bypass = threading.local()
+        self._trace = threading.local()  # .graph: the graph of the trace this thread builds
         # Build pass: graph name of a throwaway variable -> its TF1 key, where they differ (a
         # Keras layer's `kernel` is made under a graph-uniquified name scope); optimizer slots
         # requested after it ("<graph name>/Adam") are then keyed after the TF1 name.
@@ -199,11 +200,16 @@ class VariableCache:
     @contextlib.contextmanager
     def scope(self):
         """Routes variable creation in this thread/graph through the cache."""
-        with tf.variable_creator_scope(self._creator), keras_names.tracing(), \
-                tf1_hashing.hashable_by_identity():
-            if not tf.executing_eagerly():
-                tf1_hashing.identity_train_op_collection()
-            yield
+        outer = getattr(self._trace, "graph", None)
+        self._trace.graph = None if tf.executing_eagerly() else ops.get_default_graph()
+        try:
+            with tf.variable_creator_scope(self._creator), keras_names.tracing(), \
+                    tf1_hashing.hashable_by_identity():
+                if not tf.executing_eagerly():
+                    tf1_hashing.identity_train_op_collection()
+                yield
+        finally:
+            self._trace.graph = outer
 
     def begin_trace(self) -> None:
         """Per-trace reset: fresh v1 collections and fresh per-name request counters."""
@@ -378,12 +384,17 @@ class VariableCache:
         finally:
             self._bypass.active = False
 
-    @staticmethod
-    def _register(variable, kwargs) -> None:
-        """Adds a cached variable to the collections of the trace that asked for it."""
-        if tf.executing_eagerly():
+    def _register(self, variable, kwargs) -> None:
+        """Adds a cached variable to the collections of the trace that asked for it.
+
+        Keras 2 (tf-keras) builds a layer inside `tf.init_scope()` when called in a function: the
+        request then arrives eagerly, but it belongs to the trace's graph all the same (TF 1.15's
+        Keras put a model_fn's layer weights into TRAINABLE_VARIABLES, which `minimize` reads).
+        """
+        graph = getattr(self._trace, "graph", None)
+        if tf.executing_eagerly() and graph is None:
             return
-        graph = ops.get_default_graph()
+        graph = ops.get_default_graph() if not tf.executing_eagerly() else graph
         collections = list(kwargs.get("collections") or [GraphKeys.GLOBAL_VARIABLES])
         if getattr(variable, "trainable", False) and GraphKeys.TRAINABLE_VARIABLES not in collections:
             collections.append(GraphKeys.TRAINABLE_VARIABLES)

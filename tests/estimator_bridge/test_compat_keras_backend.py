@@ -5,7 +5,6 @@ import logging
 import pytest
 
 from estimator_bridge.compat import keras_backend
-from estimator_bridge.compat.namespace import tf1_namespace
 
 
 @pytest.fixture(autouse=True)
@@ -28,13 +27,6 @@ def test_the_phase_is_recorded_and_read_back_with_tf1s_default(caplog):
 def test_only_0_and_1_as_tf1_checked():
     with pytest.raises(ValueError, match="Expected learning phase to be 0 or 1"):
         keras_backend.set_learning_phase(2)
-
-
-def test_the_runner_serves_it_under_tf_keras_backend():
-    tf_ = tf1_namespace()
-    assert tf_.keras.backend.set_learning_phase is keras_backend.set_learning_phase
-    assert tf_.keras.backend.learning_phase is keras_backend.learning_phase
-    assert tf_.keras.backend.epsilon() == pytest.approx(1e-7)
 
 
 def test_the_runner_serves_tf115s_private_global_step_reader():

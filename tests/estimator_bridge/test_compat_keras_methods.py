@@ -226,7 +226,7 @@ def test_apply_gradients_builds_a_keras_3_optimizer_before_a_per_replica_tf_func
     (TF215_TWO_REPLICA_LOSSES, checked live by the oracle test below)."""
     assert_close(_two_replica_loop("helper")["losses"], TF215_TWO_REPLICA_LOSSES, rtol=1e-6,
                  what="losses through apply_gradients")
-    assert "placeholder" in _two_replica_loop("plain")["error"]
+    assert "placeholder" in _two_replica_loop("plain")["error"].lower()  # cut at 2000 characters: the node name
 
 
 @pytest.mark.oracle

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from estimator_bridge import tpu_emulation
-from estimator_bridge.compat.keras_optimizers import keras_compile_owner
+from estimator_bridge.tpu_emulation import keras_compile_owner
 
 KAGGLE_DETECTION = '''
 import tensorflow as tf

@@ -6,8 +6,8 @@ loss_weights, ...). tests/migrate/programs/keras_compile_positional.py (koshian2
 `model.compile("adam", affinity_loss(0.43), [acc])`, heldout5) failed as written on Keras 3 ("Failed to
 convert elements of <function acc> to Tensor": the metrics became loss weights). The codemod
 (KerasRemovedMethods) writes the third and fourth positions as metrics= / loss_weights=; the compat runner
-(`python -m estimator_bridge.run`, unmigrated code) failed the same way and now passes them as keywords
-(estimator_bridge/compat/keras_optimizers.py tf1_compile_arguments).
+(`python -m estimator_bridge.run`, unmigrated code) failed the same way on Keras 3 and runs it on Keras 2
+(tf-keras, TF 1.x's positions).
 Measured (TF 2.21 + Keras 3 vs TF 1.15, CPU): history losses and accuracies, and the evaluation, within
 1e-6 relative; held to 1e-5.
 """
@@ -32,13 +32,3 @@ def test_positional_metrics_migrated_and_under_the_runner_reproduce_tf_1_15(tmp_
     for ours in (run_current_json(path), run_current_json("-m", "estimator_bridge.run", str(PROGRAM))):
         for key in ("loss", "acc", "evaluate"):
             np.testing.assert_allclose(ours[key], oracle[key], rtol=1e-5, err_msg=key)
-
-
-def test_the_runners_compile_takes_tf1_positions_as_keywords():
-    from estimator_bridge.compat.keras_optimizers import tf1_compile_arguments
-
-    assert tf1_compile_arguments(("adam", "mse", ["acc"], [1.0]), {"run_eagerly": True}) == (
-        ("adam", "mse"), {"run_eagerly": True, "metrics": ["acc"], "loss_weights": [1.0]})
-    assert tf1_compile_arguments(("adam", "mse"), {"metrics": ["acc"]}) == (("adam", "mse"), {"metrics": ["acc"]})
-    with pytest.raises(TypeError, match="multiple values for argument 'metrics'"):
-        tf1_compile_arguments(("adam", "mse", ["acc"]), {"metrics": ["mae"]})

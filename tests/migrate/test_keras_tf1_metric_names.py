@@ -5,8 +5,8 @@ tests/migrate/programs/keras_tf1_metric_names.py has the shape of training-data-
 `history.history['acc']` / `['val_acc']` for the plots. TF 1.15 named the metric 'acc' (and 'mae'
 'mean_absolute_error'); Keras 3 names it as written, so the migrated notebook raised KeyError 'acc'
 after training (measured on the notebook with synthetic flowers records, 2026-11-27). The codemod
-(KerasTF1MetricNames) and the runner's compile (compat/keras_optimizers.tf1_metric_names) spell
-them so that Keras 3 gives TF 1.x's names. Measured against TF 1.15 from the same weights: the
+(KerasTF1MetricNames) spells them so that Keras 3 gives TF 1.x's names; the runner runs the program on
+TF 1.x's own Keras 2 (tf-keras in graph mode), which names them so. Measured against TF 1.15 from the same weights: the
 same history keys, losses within 1.8e-8, metrics and evaluate equal to the printed digits.
 """
 
