@@ -92,7 +92,8 @@ _KERAS_ROOTS = ("keras", "tensorflow.keras", "tensorflow.compat.v1.keras", "tens
 
 def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
     keras_path = _keras_path(name) if legacy_keras.api_package() else None
-    if keras_path is not None:
+    if keras_path is not None and not (name.startswith("tensorflow") and keras_path in ("", "layers")):
+        # (tensorflow.keras and tensorflow.keras.layers themselves are the namespace's: their Input)
         module = legacy_keras.import_keras(keras_path, globals_, locals_, fromlist, level, _original_import)
         if fromlist or name.startswith("keras"):
             return module

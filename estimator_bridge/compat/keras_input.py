@@ -9,6 +9,8 @@ on the graph tensor itself compute the same thing, so that is what this returns.
 else goes to Keras 3's `Input`, by keyword: TF 1.15's positional order (shape, batch_size, name,
 dtype, sparse, tensor) differs from Keras 3's (shape, batch_size, dtype, sparse, ...).
 Building a `keras.Model` on the returned tensor still fails in Keras 3, with Keras' own message.
+The compat runner serves it too, for a model_fn the bridge traces (tf-keras' own Input turns the
+tensor into a functional KerasTensor there); in TF 1.x graph mode Keras 2's Input is TF 1.x's.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tens
         raise NotImplementedError(
             "tf.keras.Input(ragged=True): Keras 3 has no ragged inputs; pass a dense or "
             "tf.SparseTensor input instead (sparse=True).")
-    if tensor is not None and not _is_keras_tensor(tensor):
+    if (tensor is not None and not _is_keras_tensor(tensor)
+            and tf.__internal__.tf2.enabled()):  # TF 1.x behaviour (the runner's graph mode): Keras 2's own Input
         if dtype is not None and tf.as_dtype(dtype) != tensor.dtype:
             raise ValueError(f"tf.keras.Input(tensor=..., dtype={dtype!r}): the tensor is "
                              f"{tensor.dtype.name}; TF 1.x required the same dtype.")

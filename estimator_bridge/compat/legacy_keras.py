@@ -90,14 +90,16 @@ def api_package() -> str | None:
 
 
 def __getattr__(name):
-    # `tf.keras` / `tf.contrib.keras` of the TF1 namespace (namespace_table: "compat:legacy_keras.tf_keras").
-    if name == "tf_keras":
+    # `tf.keras` / `tf.keras.layers` of the TF1 namespace (namespace_table's fallbacks "compat:legacy_keras.*").
+    if name in ("tf_keras", "tf_keras_layers"):
         package = api_package()
         if package is None:
             import tensorflow as tf
 
-            return tf.keras
-        return importlib.import_module(package)
+            module = tf.keras
+        else:
+            module = importlib.import_module(package)
+        return module.layers if name == "tf_keras_layers" else module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

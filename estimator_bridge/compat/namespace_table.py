@@ -114,7 +114,7 @@ MODULES = {
             "estimator": "module:tensorflow.estimator",
             "layers": "module:tensorflow.layers",
             # Keras 2 (tf-keras) in the program's era's API: compat/legacy_keras.py
-            "keras": "compat:legacy_keras.tf_keras",
+            "keras": "module:tensorflow.keras",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
             "distribute": "module:tensorflow.distribute",
@@ -172,6 +172,18 @@ MODULES = {
         entries=_TPU_ESTIMATOR_ENTRIES,
         fallbacks=("unsupported-attribute:estimator_tpu",),
     ),
+    # ---- tf.keras: Keras 2 (tf-keras, compat/legacy_keras.py), with Input(tensor=<graph tensor>) of a model_fn
+    # traced by the bridge read as TF 1.x read it (tf-keras' own Input makes a functional KerasTensor there)
+    "tensorflow.keras": Module(
+        doc="`tf.keras` (also `tf.contrib.keras`): Keras 2 from tf-keras in the program's era's API.",
+        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers"},
+        fallbacks=("compat:legacy_keras.tf_keras",),
+    ),
+    "tensorflow.keras.layers": Module(
+        doc="`tf.keras.layers`: tf-keras', with TF 1.x's `Input(tensor=...)` in a traced model_fn.",
+        entries={"Input": "compat:keras_input.Input"},
+        fallbacks=("compat:legacy_keras.tf_keras_layers",),
+    ),
     # ---- tf.contrib (removed in TF 2.0)
     "tensorflow.contrib": Module(
         doc="`tf.contrib`: the parts with a faithful equivalent on current TensorFlow.",
@@ -186,7 +198,7 @@ MODULES = {
             "metrics": "module:tensorflow.contrib.metrics",
             "slim": "module:tensorflow.contrib.slim",
             # TF 1.15's tf.contrib.keras re-exported tf.keras.
-            "keras": "compat:legacy_keras.tf_keras",
+            "keras": "module:tensorflow.keras",
         },
         fallbacks=("unsupported-attribute:contrib",),
     ),

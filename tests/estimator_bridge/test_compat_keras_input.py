@@ -37,9 +37,12 @@ def test_ragged_inputs_are_refused_with_the_alternative():
         Input(shape=(None,), ragged=True)
 
 
-def test_tf_contrib_keras_is_tf_keras_in_the_runners_namespace():
+def test_the_runner_serves_it_under_tf_keras_and_tf_contrib_keras():
     """TF 1.15's tf.contrib.keras re-exported tf.keras. The runner's Keras is Keras 2 (tf-keras), whose
-    own Input takes tensor= (test_keras_layers_in_model_fn runs tensorflow/tpu's cifar_keras pattern
-    under it); in a process whose TensorFlow serves Keras 3 both are TensorFlow's tf.keras."""
+    own Input makes a functional KerasTensor of a graph tensor in a model_fn the bridge traces
+    (test_keras_layers_in_model_fn runs tensorflow/tpu's cifar_keras pattern under the runner)."""
     tf_ = tf1_namespace()
-    assert tf_.contrib.keras is tf_.keras is tf.keras
+    assert tf_.contrib.keras is tf_.keras
+    assert tf_.keras.Input is tf_.keras.layers.Input is tf_.contrib.keras.layers.Input is Input
+    assert tf_.keras.layers.Dense is tf.keras.layers.Dense
+    assert tf_.contrib.keras.callbacks.ModelCheckpoint is tf.keras.callbacks.ModelCheckpoint

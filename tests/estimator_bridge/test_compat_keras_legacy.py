@@ -89,7 +89,8 @@ def test_tf_keras_and_standalone_keras_are_keras_2_in_the_eras_api(tmp_path, tf2
     program.write_text(API_PROGRAM.format(tf2_line="tf.constant(1.0).numpy()" if tf2 else ""))
     api = "tf_keras.api._v2.keras" if tf2 else "tf_keras.api._v1.keras"
     assert run_under_runner(program, cwd=tmp_path) == {
-        "tf.keras": api, "keras": api, "same Dense": True, "GRU reset_after": tf2, "K": f"{api}.backend",
+        # tf.keras: the namespace's module over the era's API (for its Input in a traced model_fn)
+        "tf.keras": "tensorflow.keras", "keras": api, "same Dense": True, "GRU reset_after": tf2, "K": f"{api}.backend",
         "LeakyReLU": "tf_keras.src.layers.activation.leaky_relu", "eager": tf2}
 
 
