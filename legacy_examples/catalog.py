@@ -44,8 +44,9 @@ class LegacyExample:
       tpu_unmatched: {golden section: measured reason} of sections the TPU branch cannot
         reproduce; left out of that side's comparison and named in its row.
       keras_steps_per_epoch: for Keras examples, the steps per epoch. TF 1.15's Keras passed
-        each batch's loss to `on_batch_end`; Keras 3 passes the epoch's running mean, so the
-        per-batch losses of a Keras 3 run are recovered from the means before comparing.
+        each batch's loss to `on_batch_end` (so do tf-keras' v1 graph-mode loops); Keras 3 and
+        eager Keras 2 pass the epoch's running mean, so the per-batch losses of such a run
+        (each epoch's last logged value is the epoch's loss) are recovered before comparing.
     """
 
     name: str

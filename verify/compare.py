@@ -212,6 +212,25 @@ def loss_at_last_step(result: dict, tag: str = "loss") -> tuple[int, float] | No
     return None
 
 
+RUNNING_MEAN_SAME = 1e-6  # relative: an epoch's last logged batch value equal to the epoch's value
+
+
+def logs_running_means(rows: list[list[float]], epoch_values: list[float], steps_per_epoch: int) -> bool:
+    """Whether per-batch logs [[step, value]] are running means of their epoch, told apart as
+    verify/keras_record.py does: each epoch's last logged value equals the epoch's value.
+
+    TF 1.x's Keras (and tf-keras' v1 graph-mode loops) log each batch's own loss; TF 2.2+'s eager
+    loops and Keras 3 log the epoch's running mean, whose last value is the epoch's loss.
+    """
+    if not epoch_values or len(rows) < steps_per_epoch * len(epoch_values):
+        return False
+    for epoch, epoch_value in enumerate(epoch_values, 1):
+        last = rows[epoch * steps_per_epoch - 1][1]
+        if abs(last - epoch_value) > RUNNING_MEAN_SAME * max(abs(epoch_value), 1e-12):
+            return False
+    return True
+
+
 def per_batch_from_running_means(rows: list[list[float]], steps_per_epoch: int) -> list[list[float]]:
     """[[step, batch loss]] from Keras 3's [[step, running mean of the epoch so far]].
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from legacy_examples.catalog import LegacyExample
-from verify.compare import per_batch_from_running_means
+from verify.compare import logs_running_means, per_batch_from_running_means
 from verify.environments import harvest, program_env, run_program
 from verify.program import Program
 from verify.sides import REPO_ROOT, check_available, launch, script_command, seed_model_dir
@@ -77,5 +77,16 @@ def harvest_current(example: LegacyExample, model_dir: Path, *, env: dict[str, s
         scalars[golden_tag] = values
     if example.keras_steps_per_epoch and "train_losses" in result:
         table = result["train_losses"]
-        table["rows"] = per_batch_from_running_means(table["rows"], example.keras_steps_per_epoch)
+        if logs_running_means(table["rows"], epoch_losses(result), example.keras_steps_per_epoch):
+            table["rows"] = per_batch_from_running_means(table["rows"], example.keras_steps_per_epoch)
     return result
+
+
+def epoch_losses(result: dict) -> list[float]:
+    """The epochs' losses of a Keras example's harvest (its history table's `loss` column)."""
+    history = result.get("history") or {}
+    columns = history.get("columns", [])
+    if "loss" not in columns:
+        return []
+    column = columns.index("loss")
+    return [row[column] for row in history.get("rows", [])]

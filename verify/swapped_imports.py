@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
 
 # The TF1-shaped namespace the imports are swapped to (built by the bridge's compat layer).
 COMPAT_MODULE = "estimator_bridge.compat"
+# TensorFlow's switch to tf-keras (estimator_bridge.runner_keras.LEGACY_KERAS_VARIABLE; named here
+# because importing estimator_bridge loads TensorFlow, which reads it).
+LEGACY_KERAS_VARIABLE = "TF_USE_LEGACY_KERAS"
 
 # (pattern of one whole import line, replacement). Pure data; order does not matter because the
 # patterns are anchored to the complete statement.
@@ -86,18 +90,25 @@ def require_compat() -> None:
 
 def run_script(script: Path, args: list[str]) -> None:
     """Execute `script` as __main__ with swapped imports, argv = [script, *args]."""
+    # The namespace's tf.keras is the compat runner's: Keras 2 (tf-keras), which TensorFlow routes
+    # tf.keras to only when the switch is set before it loads (estimator_bridge/runner_keras.py;
+    # finding estimator_bridge.compat below imports estimator_bridge, which loads TensorFlow).
+    os.environ[LEGACY_KERAS_VARIABLE] = "1"
     require_compat()
-    # TF 1.15's TensorShape (`shape[-1].value`, BERT's get_shape_list) and Tensor equality are
-    # part of the TF1 namespace a legacy script was written against; the compat runner switches
-    # them on too. This process runs only the legacy script, so the process-wide switch is fine.
-    from estimator_bridge.compat import apply_tf1_behavior
-
-    apply_tf1_behavior()
     script = script.resolve()
     source, changed = swap_imports(script.read_text())
     if not changed:
         raise ValueError(f"{script} has no TensorFlow import that IMPORT_SWAPS knows; "
                          "nothing would run through the bridge.")
+    # TF 1.15's TensorShape (`shape[-1].value`, BERT's get_shape_list) and Tensor equality are
+    # part of the TF1 namespace a legacy script was written against; the compat runner switches
+    # them on too. This process runs only the legacy script, so the process-wide switches are
+    # fine, and so is Keras' mode: the program's era decides it, as under the runner
+    # (compat/legacy_keras.py: TF 1.x Keras programs train with Keras' v1 graph-mode loops).
+    from estimator_bridge.compat import apply_tf1_behavior, keras_for_program
+
+    apply_tf1_behavior()
+    keras_for_program([script.read_text()])
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.parent))
     sys.meta_path.insert(0, SiblingModuleFinder(script.parent))

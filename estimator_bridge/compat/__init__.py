@@ -10,8 +10,9 @@ Four ways in:
     itself (`installed`, `tf1_namespace`, its submodules) is looked up in the namespace.
 
 In a process that runs legacy code, also call `apply_tf1_behavior()` (v1 TensorShape with
-`.value`, identity-based Tensor equality; the runner does): importing this package changes no
-global TensorFlow state.
+`.value`, identity-based Tensor equality; the runner does), and `keras_for_program(sources)` for
+the runner's Keras (tf-keras in the program's era's mode; TF_USE_LEGACY_KERAS=1 set before
+TensorFlow loads): importing this package changes no global TensorFlow state.
 
 What it holds is data (`namespace_table.py`); `namespace.py` builds the modules, `imports.py`
 serves them to legacy importers, `contrib_helpers.py` implements the few tf.contrib helpers with
@@ -20,6 +21,7 @@ no TF2 equivalent.
 
 from estimator_bridge.compat.behavior import apply_tf1_behavior
 from estimator_bridge.compat.imports import installed
+from estimator_bridge.compat.legacy_keras import keras_for_program
 from estimator_bridge.compat.namespace import (
     AliasModule,
     MissingBridgeSymbol,
@@ -28,7 +30,7 @@ from estimator_bridge.compat.namespace import (
 )
 
 __all__ = ["AliasModule", "MissingBridgeSymbol", "UnsupportedName", "apply_tf1_behavior",
-           "installed", "tf1_namespace"]
+           "installed", "keras_for_program", "tf1_namespace"]
 
 
 def __getattr__(name):

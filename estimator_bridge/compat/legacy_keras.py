@@ -35,8 +35,17 @@ TPU_VARIABLES = ("ESTIMATOR_BRIDGE_EMULATED_TPU_CORES", "COLAB_TPU_ADDR", "TPU_N
 
 
 def enable_for_runner() -> None:
-    """Called by the runner before the program starts: the program's era decides the Keras mode."""
+    """Called by the runner (or another process that runs one legacy program) before the program
+    starts: the program's era decides the Keras mode."""
     _state["runner"] = True
+
+
+def keras_for_program(sources) -> None:
+    """In a process that runs one legacy program without the runner (verify's swapped side, whose
+    program imports the namespace itself): the runner's Keras mode, decided by the program's
+    source texts `sources`. TF_USE_LEGACY_KERAS must have been set before TensorFlow loaded."""
+    enable_for_runner()
+    decide_for_sources(sources)
 
 
 def era() -> Era | None:
@@ -70,7 +79,17 @@ def decide(frame) -> None:
         # an import inside a function (a tool's hook such as verify's Keras recorder, called after the
         # program's first statements) is not where a program starts: its own module-level import decides
         return
-    chosen = era_of(_program_sources(frame), tpu_answers=any(os.environ.get(name) for name in TPU_VARIABLES))
+    decide_for_sources(_program_sources(frame))
+
+
+def decide_for_sources(sources) -> None:
+    """The era of the program whose source texts are `sources`, and graph mode if it is TF 1.x Keras.
+
+    (`decide` reads them from the stack; keras_for_program is given them.)
+    """
+    if _state["era"] is not None or not _state["runner"] or not tensorflow_serves_tf_keras():
+        return
+    chosen = era_of(sources, tpu_answers=any(os.environ.get(name) for name in TPU_VARIABLES))
     _state["era"] = chosen
     if chosen.keras_graph_mode:
         import tensorflow as tf

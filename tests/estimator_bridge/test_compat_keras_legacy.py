@@ -65,6 +65,25 @@ def test_a_2019_keras_program_runs_unchanged_with_tf115s_numbers_and_names(tmp_p
     assert_same_results(ours, expected)
 
 
+@pytest.mark.oracle
+def test_the_tf1_namespace_imported_directly_serves_the_runners_keras(tmp_path):
+    """verify's swapped side (`import estimator_bridge.compat as tf`, nothing else changed) gets the
+    runner's Keras: tf-keras in the program's era's mode. It ran on Keras 3 once the process-wide
+    Keras 3 patches were deleted, and stopped at `compile(tf.train.AdamOptimizer(...))`: "Could not
+    interpret optimizer identifier" (the shipped keras_tpu_weights example)."""
+    (tmp_path / "oracle").mkdir()
+    (tmp_path / "swapped").mkdir()
+    expected = run_json(oracle_python("tf115"), PROGRAM, str(tmp_path / "oracle"))
+    env = oracle_env()
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    completed = subprocess.run([sys.executable, "-m", "verify.swapped_imports", str(PROGRAM), str(tmp_path / "swapped")],
+                               capture_output=True, text=True, timeout=600, env=env, cwd=REPO_ROOT)
+    assert completed.returncode == 0, completed.stderr[-4000:]
+    ours = json.loads([line for line in completed.stdout.splitlines() if line.startswith("{")][-1])
+    assert sorted(ours["classifier"]) == ["acc", "loss"]
+    assert_same_results(ours, expected)
+
+
 API_PROGRAM = """
 import json
 import tensorflow as tf
