@@ -88,6 +88,13 @@ def count_keras_name(base_name: str) -> None:
     `tf.keras.layers.Dense` made after two of them was `dense_2`, and its weights
     `dense_2/kernel` (measured: tests/estimator_bridge/real_patterns/keras_model_subclass.py).
     """
+    from estimator_bridge.runner_keras import tensorflow_serves_tf_keras
+
+    if tensorflow_serves_tf_keras():  # the compat runner's Keras 2: its per-graph counter
+        from tf_keras.src import backend as tf_keras_backend
+
+        tf_keras_backend.unique_object_name(base_name, zero_based=True)
+        return
     try:
         from keras.src.backend.common import global_state  # Keras 3's counters
     except ImportError:  # pragma: no cover - Keras 3 is a dependency

@@ -27,6 +27,11 @@ depthwise_kernel`), not in the name scope. Keras 3's random-number state (`SeedG
 it is kept out of checkpoints (`is_rng_state_request`), so TF 1.15 checkpoints restore and the
 bridge writes the same set of names.
 
+Under the compat runner Keras is Keras 2 (tf-keras), which names and builds weights as TF 1.15's
+Keras did; only the tf.layers-mixed class needs its variable scope there (its add_weight marks the
+request), and `tf.layers` objects draw from tf-keras' per-graph layer-name counter
+(layers/base.count_keras_name).
+
 The variable cache asks `tf1_variable_name` for the name of each request, enters `tracing()`
 around every model_fn trace and calls `start_graph` where TF1 started a new graph.
 """
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import contextvars
 import re
 import threading
 import weakref
@@ -161,6 +167,9 @@ def _tf1_scope_of(caller) -> str:
 def tf1_variable_name(requested: str) -> str:
     """The TF1 name of a variable request: Keras layer weights get TF 1.15's graph-mode name;
     every other request keeps its name."""
+    tf_keras_caller = _tf1_scoped_tf_keras_caller.get()
+    if tf_keras_caller is not None and "/" not in requested:
+        return f"{_tf1_scope_of(tf_keras_caller)}/{requested}"
     if _keras_path is None or "/" in requested:
         return requested
     caller = _calling_object()
@@ -214,3 +223,40 @@ def _install() -> None:
 
 
 _install()
+
+
+# ---- tf-keras (the compat runner's Keras 2): a tf.layers-mixed layer's weights by variable scope ---
+
+# The tf.layers-mixed tf-keras layer whose add_weight runs (tf-keras names weights by name scope).
+_tf1_scoped_tf_keras_caller = contextvars.ContextVar("estimator_bridge_tf1_scoped_tf_keras_layer", default=None)
+
+
+def _install_tf_keras() -> None:
+    """tf-keras (Keras 2) builds sub-layers at their first call and names weights by the graph's
+    name scope, as TF 1.15's Keras did; only a class mixed with `tf.layers.Layer` differs (TF 1.15
+    named its weights by variable scope): its add_weight marks the request for tf1_variable_name."""
+    from estimator_bridge.runner_keras import tensorflow_serves_tf_keras
+
+    if not tensorflow_serves_tf_keras():
+        return
+    from tf_keras.src.engine import base_layer, base_layer_v1
+
+    for layer_class in (base_layer.Layer, base_layer_v1.Layer):
+        original = layer_class.add_weight
+        if getattr(original, "_estimator_bridge_tf1", False):
+            continue
+
+        def add_weight(self, *args, _original=original, **kwargs):
+            if not getattr(self, TF1_SCOPED_LAYER_ATTRIBUTE, False):
+                return _original(self, *args, **kwargs)
+            token = _tf1_scoped_tf_keras_caller.set(self)
+            try:
+                return _original(self, *args, **kwargs)
+            finally:
+                _tf1_scoped_tf_keras_caller.reset(token)
+
+        add_weight._estimator_bridge_tf1 = True
+        layer_class.add_weight = add_weight
+
+
+_install_tf_keras()
