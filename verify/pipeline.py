@@ -2,9 +2,10 @@
 
   1. oracle run 1, from scratch: its ``model.ckpt-0`` is captured while it runs (a program that
      keeps few checkpoints deletes it later) and becomes every other run's start state;
-  2. oracle runs 2..N from that ckpt-0: the oracle's own spread (verify/judge.py), each on another
-     number of intra-op threads, and a TF 2.x oracle alternating oneDNN's kernels
-     (verify/oracle_plan.py): what the oracle does when only its rounding changes;
+  2. oracle runs 2..N from that ckpt-0 moved by one ulp (a seed per run): the oracle's own spread
+     (verify/judge.py), each also on another number of intra-op threads, and a TF 2.x oracle
+     alternating oneDNN's kernels (verify/oracle_plan.py): what the oracle does when only its
+     rounding changes;
   3. exact phase in the oracle: the same command on a model_dir seeded with run 1's final
      checkpoint, so training is already done (max_steps reached) and evaluation and prediction
      run on one fixed set of weights;
@@ -34,6 +35,7 @@ from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
 from verify.judge import Judgement, judge
+from verify.nudge import nudge_checkpoint
 from verify.oracle_choice import choose_oracle
 from verify.program import Program, check_program
 from verify.sides import USER_SIDES, describe_failure, launch, script_command, seed_model_dir, with_notebook_options
@@ -394,8 +396,9 @@ class Runner:
         alternate = oracle_has_onednn(reference.get("tensorflow", ""))
         for index in range(2, self.options.oracle_runs + 1):
             model_dir = folder / f"run{index}"
-            seed_model_dir(model_dir, start_files, CKPT0 if start_files else None)
-            how = oracle_plan.spread_run(index, alternate_onednn=alternate)
+            how = oracle_plan.spread_run(index, alternate_onednn=alternate, from_checkpoint=bool(start_files))
+            seed_model_dir(model_dir, self._nudged(start_files, how.nudge_seed, folder / f"start{index}"),
+                           CKPT0 if start_files else None)
             spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs}), "
                                         f"{how.describe()}", self._oracle_command(python), python, model_dir,
                                         None, python_path=self.oracle_path, onednn=how.onednn,
@@ -421,6 +424,21 @@ class Runner:
             if final is not None:
                 exact_references = self._oracle_exact_runs(oracle, python, folder, final, result)
         return reference, spread_runs, start_files, exact_references
+
+    def _nudged(self, start_files: list[Path], seed: int | None, folder: Path) -> list[Path]:
+        """`start_files` (a ckpt-0), or a copy with every nonzero float moved one ulp (verify/nudge.py).
+
+        A checkpoint the nudge cannot rewrite is used as it is, and the progress says so: the
+        spread then shows only what the thread count moves.
+        """
+        if seed is None or not start_files:
+            return start_files
+        try:
+            nudge_checkpoint(start_files[0].parent / CKPT0, folder / CKPT0, seed=seed)
+        except RuntimeError as error:
+            self.progress.note(f"start weights not moved for this oracle run ({str(error).splitlines()[0]})")
+            return start_files
+        return sorted(path for path in folder.iterdir() if path.name.startswith(CKPT0 + "."))
 
     def _oracle_exact_runs(self, oracle: str, python: str, folder: Path, final, result) -> list[dict]:
         """The oracle's evaluation of its own final checkpoint, twice; more when the two differ.

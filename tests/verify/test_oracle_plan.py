@@ -47,3 +47,31 @@ def test_an_ordered_race_is_named_in_the_notes():
     note = race_note(["Cast/ReadVariableOp -> AssignVariableOp"])
     assert "Cast/ReadVariableOp" in note and "before the increment" in note
     assert "could not be ordered" in race_note(["not ordered: ValueError: x"])
+
+
+def test_spread_runs_of_a_checkpoint_started_program_move_its_start_weights_one_ulp():
+    runs = [spread_run(i, alternate_onednn=False, cpus=2, from_checkpoint=True) for i in (2, 3)]
+    assert [run.nudge_seed for run in runs] == [2, 3]  # a different nudge per run
+    assert runs[0].describe() == "1 intra-op thread, start weights moved 1 ulp"
+    assert spread_run(2, alternate_onednn=False, cpus=2).nudge_seed is None  # Keras: no checkpoint
+
+
+def test_a_nudged_checkpoint_moves_every_nonzero_float_by_one_ulp_and_nothing_else(tmp_path):
+    import numpy as np
+    import tensorflow as tf
+
+    from verify.nudge import nudge_checkpoint
+
+    values = {"w": np.array([1.0, -2.5, 0.0, 3e-8], np.float32), "step": np.array(7, np.int64)}
+    graph = tf.Graph()
+    with graph.as_default():
+        variables = [tf.compat.v1.Variable(value, name=name) for name, value in values.items()]
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            tf.compat.v1.train.Saver(variables).save(session, str(tmp_path / "a" / "model.ckpt-0"))
+    nudge_checkpoint(tmp_path / "a" / "model.ckpt-0", tmp_path / "b" / "model.ckpt-0", seed=2)
+    moved = tf.train.load_checkpoint(str(tmp_path / "b" / "model.ckpt-0"))
+    w = moved.get_tensor("w")
+    ulps = np.abs(w.view(np.int32).astype(np.int64) - values["w"].view(np.int32).astype(np.int64))
+    assert ulps.tolist() == [1, 1, 0, 1]
+    assert moved.get_tensor("step") == 7
