@@ -176,8 +176,14 @@ MODULES = {
     # traced by the bridge read as TF 1.x read it (tf-keras' own Input makes a functional KerasTensor there)
     "tensorflow.keras": Module(
         doc="`tf.keras` (also `tf.contrib.keras`): Keras 2 from tf-keras in the program's era's API.",
-        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers"},
+        entries={"Input": "compat:keras_input.Input", "layers": "module:tensorflow.keras.layers",
+                 "estimator": "module:tensorflow.keras.estimator"},
         fallbacks=("compat:legacy_keras.tf_keras",),
+    ),
+    "tensorflow.keras.estimator": Module(
+        doc="`tf.keras.estimator`: gone with tf.estimator (TF 2.16); using a name says what replaces it.",
+        entries={},
+        fallbacks=("unsupported-attribute:keras_estimator",),
     ),
     "tensorflow.keras.layers": Module(
         doc="`tf.keras.layers`: tf-keras', with TF 1.x's `Input(tensor=...)` in a traced model_fn.",
@@ -449,6 +455,15 @@ UNSUPPORTED = {
         "(its variable names differ from TF 1's), or keep the program on TF 1.15."),
     "estimator": (
         "estimator_bridge does not provide this tf.estimator name."),
+    "keras_estimator": (
+        "estimator_bridge has no model_to_estimator (TF 2.16 removed it with tf.estimator). Train "
+        "the compiled Keras model itself: estimator.train(input_fn, steps=N) -> "
+        "model.fit(input_fn(), steps_per_epoch=N, epochs=1); estimator.evaluate(input_fn, steps=M) "
+        "-> model.evaluate(input_fn(), steps=M, return_dict=True); estimator.predict(input_fn) -> "
+        "model.predict(input_fn()); model_dir's checkpoints -> "
+        "keras.callbacks.ModelCheckpoint(filepath, save_weights_only=True) (input_fn's features "
+        "keyed by the model's input names, as model_to_estimator required; on TPU build and compile "
+        "the model in tf.distribute.TPUStrategy(resolver).scope())"),
     "estimator_tpu": (
         "estimator_bridge provides TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig and "
         "InputPipelineConfig in tf.estimator.tpu."),
@@ -541,7 +556,19 @@ REMOVED_HINTS = {
     "tensorflow.contrib.opt": "TensorFlow Addons has most of it (tfa.optimizers)",
     "tensorflow.contrib.image": "TensorFlow Addons has most of it (tfa.image)",
     "tensorflow.contrib.losses": "the losses are tf.compat.v1.losses",
-    "tensorflow.contrib.learn": "tf.contrib.learn was replaced by tf.estimator (estimator_bridge)",
+    "tensorflow.contrib.learn": "tf.contrib.learn was replaced by tf.estimator (estimator_bridge): "
+        "Experiment(estimator, train_input_fn, eval_input_fn, train_steps=T, eval_steps=E) and its "
+        "train_and_evaluate -> estimator_bridge.train_and_evaluate(estimator, "
+        "estimator_bridge.TrainSpec(train_input_fn, max_steps=T), estimator_bridge.EvalSpec("
+        "eval_input_fn, steps=E, throttle_secs=5)) (Experiment evaluated each new checkpoint, at most "
+        "every check_interval_secs=5, and once after training); learn.RunConfig -> estimator_bridge.RunConfig; ModeKeys.INFER -> "
+        "ModeKeys.PREDICT; ModelFnOps -> EstimatorSpec",
+    "tensorflow.contrib.learn.python.learn.learn_runner": "learn_runner.run(experiment_fn, "
+        "run_config=C, hparams=H, schedule='train_and_evaluate') -> build the Experiment's estimator "
+        "with config=estimator_bridge.RunConfig(...) and call estimator_bridge.train_and_evaluate("
+        "estimator, estimator_bridge.TrainSpec(train_input_fn, max_steps=T), "
+        "estimator_bridge.EvalSpec(eval_input_fn, steps=E, throttle_secs=5)) (schedule 'train': estimator.train; "
+        "'evaluate': estimator.evaluate)",
     "tensorflow.contrib.training": UNSUPPORTED["contrib_training"].rstrip("."),
     "tensorflow.contrib.tpu": "the compat runner provides TPUEstimator, TPUEstimatorSpec, "
         "RunConfig, TPUConfig, InputPipelineConfig and CrossShardOptimizer from tf.contrib.tpu "

@@ -14,8 +14,12 @@ _RNN = ("tf.keras.layers.LSTMCell / GRUCell / SimpleRNNCell in tf.keras.layers.R
         "old checkpoints need a name map), or install tf_keras and set TF_USE_LEGACY_KERAS=1 to keep TF1 cells")
 
 _EXPERIMENT = ("estimator_bridge.train_and_evaluate(estimator, estimator_bridge.TrainSpec(train_input_fn, "
-               "max_steps=...), estimator_bridge.EvalSpec(eval_input_fn, steps=..., exporters=...)) (what "
-               "Experiment's train_and_evaluate schedule ran)")
+               "max_steps=train_steps), estimator_bridge.EvalSpec(eval_input_fn, steps=eval_steps, throttle_secs=5, "
+               "exporters=...)) (Experiment's train_and_evaluate schedule: an evaluation on each new checkpoint, "
+               "at most every check_interval_secs=5, and one after training); learn_runner.run(experiment_fn, "
+               "run_config, hparams=...) becomes a call of experiment_fn's body with an estimator_bridge.RunConfig "
+               "followed by that train_and_evaluate (schedule 'train': estimator.train, 'evaluate': "
+               "estimator.evaluate)")
 _LEARN_RUN_CONFIG = ("estimator_bridge.RunConfig(model_dir=..., tf_random_seed=..., save_checkpoints_steps=..., "
                      "keep_checkpoint_max=..., session_config=...) (contrib.learn's num_cores and "
                      "gpu_memory_fraction go into session_config)")
@@ -224,9 +228,13 @@ HINTS = {
     # (the MIG302 hint, also on an import line of slim: `from tensorflow.contrib import slim`, tf_cnn_benchmarks)
     "tensorflow.contrib.slim": _CONTRIB_UNSUPPORTED["tensorflow.contrib.slim"].hint,
     "keras.estimator.model_to_estimator": (
-        "estimator_bridge has no model_to_estimator: train the Keras model with model.fit (on TPU inside "
-        "tf.distribute.TPUStrategy.scope()), or call it in an estimator_bridge model_fn that returns an "
-        "EstimatorSpec"),
+        "estimator_bridge has no model_to_estimator (TF 2.16 removed it with tf.estimator); train the compiled "
+        "Keras model itself: estimator.train(input_fn, steps=N) -> model.fit(input_fn(), steps_per_epoch=N, "
+        "epochs=1); estimator.evaluate(input_fn, steps=M) -> model.evaluate(input_fn(), steps=M, "
+        "return_dict=True); estimator.predict(input_fn) -> model.predict(input_fn()); model_dir's checkpoints "
+        "-> keras.callbacks.ModelCheckpoint(filepath, save_weights_only=True) (input_fn's features keyed by "
+        "the model's input names, as model_to_estimator required; on TPU build and compile the model in "
+        "tf.distribute.TPUStrategy(resolver).scope())"),
     # Keras 3 removed the global learning phase.
     "keras.backend.set_learning_phase": "Keras 3 has no global learning phase, so delete the call. What the program "
                                         "loses: Keras layers called without training= (Dropout, BatchNormalization) "
