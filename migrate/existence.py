@@ -239,6 +239,8 @@ def bridge_name(dotted: str) -> Verdict:
                 return FOUND
             if rest[0] in names:
                 return _class_verdict(folder / f"{part}.py", shown, rest)
+            if "__getattr__" in names:
+                return FOUND  # a module answering names at run time (compat/v1.py: the TF1-shaped namespace)
             return Verdict(False, f"{shown}.{rest[0]}", "not in estimator_bridge")
         if part in _module_names(folder / "__init__.py"):
             return _class_verdict(folder / "__init__.py", ".".join(parts[:index - 1]), parts[index - 1:])

@@ -27,7 +27,7 @@ from migrate import call_bound_tf
 from migrate.existence import Verdict, exists
 from migrate.findings import Finding, Location, Severity
 from migrate.forks import fork_findings
-from migrate.resolve import canonical
+from migrate.resolve import canonical, longest_prefix
 from migrate.tables.contrib import UNSUPPORTED
 from migrate.tables.hints import hint_for
 
@@ -145,11 +145,39 @@ def references(tree: ast.Module) -> list[Reference]:
                 aliases[bound] = f"{node.module}.{alias.name}"
                 found.append(Reference(f"{node.module}.{alias.name}", f"from {node.module} import {alias.name}",
                                        node.lineno, node.col_offset, True, bound, contexts.get(id(node), "module")))
+        elif isinstance(node, ast.Assign) and node in tree.body:
+            served = _served_module(node)
+            if served is not None:
+                aliases[node.targets[0].id] = served
     if aliases:
         chains = _Chains(aliases)
         chains.visit(tree)
         found.extend(chains.found)
     return found
+
+
+SERVED_TF1 = "estimator_bridge.compat.v1"
+
+
+def _served_module(node: ast.Assign) -> str | None:
+    """`tensorflow.contrib.X` for `name = estimator_bridge.compat.v1.contrib.X` (the codemod's
+    stand-in for a contrib module import it could not drop), else None."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        return None
+    parts, value = [], node.value
+    while isinstance(value, ast.Attribute):
+        parts.append(value.attr)
+        value = value.value
+    if not isinstance(value, ast.Name):
+        return None
+    dotted = ".".join([value.id, *reversed(parts)])
+    if not dotted.startswith(SERVED_TF1 + ".contrib."):
+        return None
+    return "tensorflow" + dotted[len(SERVED_TF1):]
+
+
+def is_served(name: str) -> bool:
+    return name.startswith("tensorflow.contrib.")
 
 
 def _local_names(function: ast.AST) -> set[str]:
@@ -351,6 +379,8 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     packages = tuple(_PACKAGES[f.code] for f in existing if f.code in _PACKAGES)
     findings: list[Finding] = []
     first_use: dict[str, tuple[Reference, int, list[int]]] = {}  # missing name -> (first ref, its line, more lines)
+    served = {ref.spelled.split(".")[0] for ref in refs if not ref.is_import and is_served(ref.name)
+              and _served_binding(tree, ref.spelled.split(".")[0])}
     broken_bindings = {ref.bound for ref in refs if ref.is_import and ref.bound and ref.context != "guarded"
                        and not exists(ref.name).exists}
     for ref in sorted(refs, key=lambda r: (r.line, r.column)):
@@ -365,10 +395,12 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
         elif packages and _under(canonical(ref.name), packages):
             continue  # the package's one finding counts this use
         elif line not in where:
-            if verdict.missing in first_use:
-                first_use[verdict.missing][2].append(line)
+            # each name through a served contrib module is its own finding (they share `tf.contrib`)
+            key = ref.name if ref.spelled.split(".")[0] in served else verdict.missing
+            if key in first_use:
+                first_use[key][2].append(line)
             else:
-                first_use[verdict.missing] = (ref, line, [])
+                first_use[key] = (ref, line, [])
     for line, column, message, hint in called:
         findings.append(Finding(Location(original_line(line), column), "MIG305", message, hint))
     for line, column, message, hint in forks:
@@ -378,12 +410,31 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
         verdict = exists(ref.name)
         # Counts, not line numbers: --annotate's markers must read the same after lines shift.
         also = f" (and {len(more)} more use{'s' if len(more) > 1 else ''} in this file)" if more else ""
+        if ref.spelled.split(".")[0] in served:
+            findings.append(_served_finding(ref, line, also))
+            continue
         findings.append(Finding(Location(line, ref.column), "MIG305",
                                 f"{_what(ref, verdict)}; this line raises AttributeError when it runs{also}",
                                 hint_for(ref.name) or _compat_v1_hint(verdict.missing) or
                                 _hidden_op_hint(verdict.missing) or f"replace `{_display(verdict.missing)}` by its {TARGET} "
                                 "equivalent, or remove the code that needs it"))
     return sorted(findings)
+
+
+def _served_finding(ref: Reference, line: int, also: str) -> Finding:
+    """The finding the codemod's contrib table gives the same name (a second run over the output,
+    which no longer imports tf.contrib, reports it exactly as the first run did)."""
+    name = canonical(ref.name)
+    entry = longest_prefix(name, UNSUPPORTED).entry
+    shown = "tf." + name[len("tensorflow."):]
+    return Finding(Location(line, ref.column), entry.code, entry.message.format(name=shown) + also,
+                   hint_for(name) or entry.hint)
+
+
+def _served_binding(tree: ast.Module, name: str) -> bool:
+    """`name` is bound at module level by a served-module assignment."""
+    return any(isinstance(node, ast.Assign) and _served_module(node) is not None and node.targets[0].id == name
+               for node in tree.body)
 
 
 def _under(name: str, prefixes: tuple[str, ...]) -> bool:

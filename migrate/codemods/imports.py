@@ -48,6 +48,11 @@ def add_imports(module: cst.Module, needed: Iterable[tuple[str, str | None]]) ->
     present = existing_imports(module)
     lines = [cst.parse_statement(f"import {name}" + (f" as {asname}" if asname else "") + "\n")
              for name, asname in sorted(set(needed)) if (name, asname) not in present]
+    return add_after_imports(module, lines)
+
+
+def add_after_imports(module: cst.Module, lines: list[cst.BaseStatement]) -> cst.Module:
+    """`module` with `lines` after its leading import block (and docstring, __future__ imports)."""
     if not lines:
         return module
     body = list(module.body)

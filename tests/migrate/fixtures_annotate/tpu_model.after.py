@@ -1,11 +1,12 @@
 """A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent, slim)."""
 
 import tensorflow as tf
-# estimator-migrate: MIG306 `from tensorflow.contrib import slim` fails: `tf.contrib` does not exist in TensorFlow 2.21, so importing this module raises ImportError here and none of it runs (hint: slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest (slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras; `slim` is still used on 1 line of this file)
-from tensorflow.contrib import slim
 import estimator_bridge.compat.contrib_arg_scope
 import estimator_bridge.compat.contrib_helpers
 import estimator_bridge.compat.contrib_layers
+import estimator_bridge.compat.v1
+
+slim = estimator_bridge.compat.v1.contrib.slim
 
 FLAGS = tf.compat.v1.flags.FLAGS
 
