@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from migrate.tables.aliases import CANONICAL_PREFIXES as CODEMOD_ALIASES
 from migrate.tables.contrib import CONTRIB as CODEMOD_CONTRIB
+from migrate.tables.contrib import SAME_OBJECT_IN_COMPAT_V1, SLIM_NETS
 from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
 from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
 from migrate.tables.entries import Replacement
@@ -47,7 +48,7 @@ class Module:
     fallbacks: tuple = ()
 
 
-# tf.contrib.framework's arg_scope API: TF 1.15's code (compat/contrib_arg_scope.py).
+# tf.contrib.framework's arg_scope API: tf-slim's (compat/contrib_arg_scope.py).
 _ARG_SCOPE_ENTRIES = {name: f"compat:contrib_arg_scope.{name}" for name in (
     "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
     "arg_scope_func_key")}
@@ -96,7 +97,7 @@ LAYER_FUNCTIONS = tuple(name.rsplit(".", 1)[1] for name in CODEMOD_LAYERS)
 
 _CHECKPOINT_UTILS = "pymodule:tensorflow.python.training.checkpoint_utils:"
 
-# tf.contrib.training's create_train_op and gradient helpers: TF 1.15's code
+# tf.contrib.training's create_train_op and gradient helpers: tf-slim's
 # (compat/contrib_training.py; the codemod's table is migrate/tables/contrib.py).
 _TRAIN_OP_ENTRIES = {name: f"compat:contrib_training.{name}" for name in (
     "create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
@@ -264,13 +265,21 @@ MODULES = {
         },
         fallbacks=("tf:data.experimental", "unsupported-attribute:contrib_data"),
     ),
-    # TF-Slim: only the input helper that TPU input pipelines used without slim's layers.
+    # TF-Slim: the tf-slim package (tf.contrib.slim's maintained extraction), whose layers and arg_scope are
+    # the objects the codemod's helpers serve; its networks also under TF 1.15's deep module path
+    # (tensorflow/tpu show_and_tell: `from tensorflow.contrib.slim.python.slim.nets.inception_v3 import ...`).
     "tensorflow.contrib.slim": Module(
-        doc="`tf.contrib.slim`: only parallel_reader.get_data_files (the rest is the tf-slim package).",
+        doc="`tf.contrib.slim`: the tf-slim package (`tf_slim`).",
         entries={"parallel_reader": "module:tensorflow.contrib.slim.parallel_reader",
+                 "nets": "module:tensorflow.contrib.slim.nets",
                  **{name: f"module:tensorflow.contrib.slim.{name}" for name in _SLIM_LAYERS_SUBMODULES}},
-        fallbacks=("unsupported-attribute:contrib_slim",),
+        fallbacks=("pymodule:tf_slim",),
     ),
+    **{path: Module(
+        doc=f"`{path}`: tf-slim's networks (`tf_slim.nets`).",
+        entries={net: f"pymodule:tf_slim.nets.{net}" for net in SLIM_NETS},
+        fallbacks=("pymodule:tf_slim.nets",)) for path in (
+            "tensorflow.contrib.slim.nets", "tensorflow.contrib.slim.python.slim.nets")},
     # TF-Slim star-imported contrib.layers' package: `slim.layers.conv2d`, `slim.initializers.xavier_initializer`,
     # `slim.regularizers.l2_regularizer` were contrib.layers' objects (migrate/tables/aliases.py; heldout5's
     # tensorpack and facenet); each name is the codemod's helper (CODEMOD_HELPERS, below)
@@ -297,6 +306,7 @@ MODULES = {
             "l1_regularizer": "compat:contrib_helpers.l1_regularizer",
             "l2_regularizer": "compat:contrib_helpers.l2_regularizer",
             "layer_norm": "compat:contrib_helpers.layer_norm",
+            "summaries": "pymodule:tf_slim.layers.summaries",
         },
         fallbacks=("unsupported-attribute:contrib_layers",),
     ),
@@ -352,7 +362,7 @@ MODULES = {
     "tensorflow.contrib.training": Module(
         doc="`tf.contrib.training`: HParams, the checkpoint waiters (TF 1.15's contrib copies "
             "of tf.train.checkpoints_iterator, line for line), and create_train_op with its "
-            "gradient helpers (TF 1.15's code, compat/contrib_training.py).",
+            "gradient helpers (tf-slim's, compat/contrib_training.py).",
         entries={"HParams": "compat:contrib_helpers.HParams",
                  **_TRAIN_OP_ENTRIES,
                  "checkpoints_iterator": _CHECKPOINT_UTILS + "checkpoints_iterator",
@@ -482,7 +492,8 @@ UNSUPPORTED = {
         "the compat runner provides from tf.contrib.layers the initializers and regularizers "
         "(xavier, variance_scaling, l1, l2), layer_norm, batch_norm, the convolutions (incl. "
         "separable_conv2d, conv2d_in_plane, transposes), fully_connected, bias_add, "
-        "instance_norm, pooling, dropout, flatten, one_hot_encoding, repeat and stack."),
+        "instance_norm, pooling, dropout, flatten, one_hot_encoding, repeat, stack and the "
+        "summaries module (tf-slim's)."),
     "contrib_summary_db": (
         "tf.contrib.summary.create_db_writer (SQLite summaries) was removed from TensorFlow; use "
         "create_file_writer."),
@@ -498,9 +509,9 @@ UNSUPPORTED = {
         "streaming_concat, f1_score and aggregate_metric(s|_map); for the others use "
         "tf.compat.v1.metrics or compute the metric in numpy after predict()."),
     "contrib_slim": (
-        "the compat runner provides tf.contrib.slim's layers and arg_scope (the objects TF 1.15 "
-        "shared with tf.contrib.layers and tf.contrib.framework) and parallel_reader.get_data_files; "
-        "the rest of slim lives on as the `tf-slim` package (`import tf_slim as slim`)."),
+        "the compat runner serves tf.contrib.slim from the tf-slim package (`import tf_slim as slim`); "
+        "slim.layers, slim.initializers and slim.regularizers hold tf.contrib.layers' names, "
+        "slim's parallel_reader only get_data_files."),
     "contrib_framework": (
         "the compat runner provides only the global-step, checkpoint, variable-listing, nest and "
         "arg_scope helpers of tf.contrib.framework."),
@@ -524,6 +535,14 @@ CODEMOD_HELPERS = {
     and isinstance(entry, Replacement) and entry.target.startswith(_BRIDGE_COMPAT)
     and not (entry.rename_kwargs or entry.unsupported_kwargs or entry.default_args)
 }
+# ... and the contrib names that were current TensorFlow's own objects in TF 1.15 (tf.compat.v1's,
+# contrib.stateless' tf.random functions), as the codemod renames them: tensorflow/tpu show_and_tell's
+# `contrib_stateless.stateless_random_normal` stopped the runner while its migrated copy ran
+CODEMOD_HELPERS.update({
+    f"tensorflow.contrib.{name}": f"tf:compat.v1.{target}" for name, target in SAME_OBJECT_IN_COMPAT_V1.items()})
+CODEMOD_HELPERS.update({
+    legacy: "tf:" + entry.target[len("tensorflow."):] for legacy, entry in CODEMOD_CONTRIB.items()
+    if legacy.startswith("tensorflow.contrib.stateless.") and isinstance(entry, Replacement)})
 # ... and under every contrib module path the codemod reads as the same module (migrate/tables/
 # aliases.py: `from tensorflow.contrib.tpu.python.tpu import tpu_function` is tf.contrib.tpu's
 # get_tpu_context; tensorflow/kfac ops/utils.py, heldout3)
@@ -548,7 +567,8 @@ REMOVED_HINTS = {
     "tensorflow.contrib": "tf.contrib was removed in TF 2.0 and the compat runner has no "
         "equivalent for this name. Run `estimator-migrate` on the file: it rewrites what has an "
         "equivalent and names the rest with a finding",
-    "tensorflow.contrib.slim": "slim lives on as the `tf-slim` package (`import tf_slim as slim`)",
+    "tensorflow.contrib.slim": "the compat runner serves slim from the `tf-slim` package (`import tf_slim as slim`): "
+        "its modules under tf.contrib.slim, its networks as tf.contrib.slim.nets",
     "tensorflow.contrib.seq2seq": "TensorFlow Addons has it (tfa.seq2seq)",
     "tensorflow.contrib.rnn": "the compat runner serves TF 1.15's cells (tf.nn.rnn_cell's, the projection and "
         "embedding wrappers, LSTMBlockCell/LSTMBlockFusedCell/GRUBlockCell); for the rest Keras RNN cells "
@@ -587,5 +607,5 @@ REAL_TENSORFLOW_IMPORTERS = frozenset({
     "tensorflow", "tensorflow_estimator", "tensorflow_hub", "tensorboard", "tf_keras", "keras",
     "absl", "numpy", "google", "ml_dtypes", "h5py", "optree", "namex", "rich", "estimator_bridge",
     "migrate", "libcst", "scipy", "sklearn", "pandas", "tensorflow_io", "tensorflow_datasets",
-    "tensorflow_text", "tf2onnx", "jax", "torch",
+    "tensorflow_text", "tf2onnx", "jax", "torch", "tf_slim",
 })

@@ -31,6 +31,8 @@ from migrate.tables.entries import Replacement
 
 # Targets under this prefix need their submodule imported (see `spell`).
 _BRIDGE_COMPAT = "estimator_bridge.compat."
+# `import tf_slim` does not import its networks: `tf_slim.nets.inception_v3...` needs `import tf_slim.nets`.
+_SLIM_NETS = "tf_slim.nets."
 
 
 def dotted_name(node: cst.CSTNode) -> str | None:
@@ -233,6 +235,9 @@ class TableRewrite(FastDispatch):
             self._needed.add((".".join(target.split(".")[:3]), None))
             self._bindings.setdefault("estimator_bridge", "estimator_bridge")
             return cst.parse_expression(target)
+        if (target + ".").startswith(_SLIM_NETS) and "tf_slim.nets" not in self._bindings:
+            self._needed.add(("tf_slim.nets", None))
+            self._bindings["tf_slim.nets"] = "tf_slim.nets"
         for module in sorted(self._bindings, key=len, reverse=True):
             if target == module or target.startswith(module + "."):
                 return cst.parse_expression(self._bindings[module] + target[len(module):])

@@ -39,6 +39,11 @@ CANONICAL_PREFIXES = {
     "tensorflow.contrib.slim.layers": "tensorflow.contrib.layers",
     "tensorflow.contrib.slim.initializers": "tensorflow.contrib.layers",
     "tensorflow.contrib.slim.regularizers": "tensorflow.contrib.layers",
+    # slim's deep module paths (tensorflow/tpu show_and_tell's
+    # `from tensorflow.contrib.slim.python.slim.nets.inception_v3 import inception_v3_base`)
+    "tensorflow.contrib.slim.python.slim.nets": "tensorflow.contrib.slim.nets",
+    "tensorflow.contrib.slim.python.slim.learning": "tensorflow.contrib.slim.learning",
+    "tensorflow.contrib.layers.python.layers.summaries": "tensorflow.contrib.layers.summaries",
     "tensorflow.contrib.training.python.training.evaluation": "tensorflow.contrib.training",
     "tensorflow.contrib.training.python.training.hparam": "tensorflow.contrib.training",
     "tensorflow.contrib.training.python.training.training": "tensorflow.contrib.training",

@@ -45,7 +45,7 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
     "compat.contrib_helpers.get_data_files", "compat.contrib_helpers.filter_variables",
     "compat.contrib_learn.replace_monitors_with_hooks",
-    # tf.contrib.framework's variable functions (TF 1.15's code, oracle-tested)
+    # tf.contrib.framework's variable functions (tf-slim's, oracle-tested)
     *(f"compat.contrib_variables.{name}" for name in (
         "variable", "model_variable", "local_variable", "global_variable", "add_model_variable",
         "assign_from_checkpoint_fn")),
@@ -73,17 +73,17 @@ BRIDGE_API = frozenset({
     # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     "compat.contrib_optimizers.NadamOptimizer", "compat.contrib_optimizers.LARSOptimizer",
-    # tf.contrib.image's projective transforms (TF 1.15's code on the core kernel, oracle-tested)
+    # tf.contrib.image's projective transforms (on the core kernel, oracle-tested)
     *(f"compat.contrib_image.{name}" for name in (
         "rotate", "translate", "transform", "angles_to_projective_transforms", "translations_to_projective_transforms")),
-    # tf.contrib.layers' layer functions (TF 1.15's code on the bridge's TF1 layers, oracle-tested)
+    # tf.contrib.layers' layer functions (tf-slim's, oracle-tested)
     *(f"compat.contrib_layers.{name}" for name in CONTRIB_LAYERS),
     "compat.contrib_batch_norm.batch_norm",
-    # tf.contrib.framework's arg_scope (TF 1.15's pure-Python code)
+    # tf.contrib.framework's arg_scope (tf-slim's)
     *(f"compat.contrib_arg_scope.{name}" for name in (
         "arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
         "arg_scope_func_key")),
-    # tf.contrib.training's create_train_op and gradient helpers (TF 1.15's code, oracle-tested)
+    # tf.contrib.training's create_train_op and gradient helpers (tf-slim's, oracle-tested)
     *(f"compat.contrib_training.{name}" for name in (
         "create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
         "multiply_gradients")),
@@ -95,6 +95,6 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_crf.{name}" for name in _CRF),
     # tf.contrib.rnn's fused cells (TF 1.15's code on TF 2.21's core kernels, oracle-tested)
     *(f"compat.contrib_rnn_block.{name}" for name in _RNN_BLOCK_CELLS),
-    # TF 1.x tutorials' MNIST reader (TF 1.15's contrib.learn datasets/mnist.py, oracle-tested)
+    # TF 1.x tutorials' MNIST reader (oracle-tested)
     *(f"compat.mnist_input_data.{name}" for name in _MNIST_INPUT_DATA),
 })

@@ -32,7 +32,7 @@ DATASET_METHODS = {
 _ARG_SCOPE = ("arg_scope", "add_arg_scope", "current_arg_scope", "has_arg_scope", "arg_scoped_arguments",
               "arg_scope_func_key")
 
-# tf.contrib.layers' layer functions ported in estimator_bridge/compat/contrib_layers.py. (softmax went
+# tf.contrib.layers' layer functions served by estimator_bridge/compat/contrib_layers.py (tf-slim's). (softmax went
 # to tf.nn.softmax, the same numbers, until tensorflow/tpu mobilenet_model.py's
 # `prediction_fn=tf.contrib.layers.softmax` ... `prediction_fn(logits, scope='Predictions')` failed
 # migrated: TypeError, unexpected keyword argument 'scope'.)
@@ -67,7 +67,7 @@ _SUMMARY_UNCHANGED = ("create_file_writer", "flush", "should_record_summaries", 
 # the contrib.rnn cells (tf.compat.v1.nn.rnn_cell needs Keras 2), DistributionStrategy and
 # ReplicaContext (tf.compat.v1.distribute's are the V1 classes: an isinstance test against the
 # migrated TF 2 strategies would turn False), eager.list_devices (gone).
-_SAME_OBJECT_IN_COMPAT_V1 = {
+SAME_OBJECT_IN_COMPAT_V1 = {
     "autograph.Feature": "autograph.experimental.Feature",
     "compiler.xla.compile": "xla.experimental.compile",
     "autograph.do_not_convert": "autograph.experimental.do_not_convert",
@@ -224,7 +224,7 @@ CONTRIB = {
         "estimator_bridge.compat.contrib_helpers.filter_variables"),
     # contrib.framework's variable functions (tensorflow/tpu AmoebaNet's hand-written batch_norm creates its
     # parameters with contrib_framework.variable; its LoadEMAHook restores the averages with
-    # assign_from_checkpoint_fn): TF 1.15's code, arg-scoped (compat/contrib_variables.py; oracle fixture
+    # assign_from_checkpoint_fn): tf-slim's, arg-scoped (compat/contrib_variables.py; oracle fixture
     # contrib/contrib_variables, real pattern amoeba_ema_hook.py).
     **{f"tensorflow.contrib.framework.{name}": Replacement(f"estimator_bridge.compat.contrib_variables.{name}")
        for name in ("variable", "model_variable", "local_variable", "global_variable", "add_model_variable",
@@ -261,7 +261,7 @@ CONTRIB = {
     # (tf.contrib.rnn cells have no target: tf.compat.v1.nn.rnn_cell needs Keras 2 -> MIG301.)
     # contrib's layer_norm, bit-identical on current TF with its TF1 variable names (LayerNorm/beta, /gamma).
     "tensorflow.contrib.layers.layer_norm": Replacement("estimator_bridge.layers.layer_norm"),
-    # contrib.layers' layer functions: TF 1.15's code on the bridge's TF1 layers, with contrib's
+    # contrib.layers' layer functions: tf-slim's (the maintained extraction), with contrib's
     # scopes and variable names (Conv/weights, InstanceNorm/beta, ...), defaults (relu, xavier)
     # and normalizer_fn/arg_scope support (estimator_bridge/compat/contrib_layers.py; tensorflow/tpu
     # unet3d's conv3d/conv3d_transpose/max_pool3d/instance_norm; oracle fixture contrib/contrib_layers).
@@ -289,14 +289,14 @@ CONTRIB = {
     # (tf.compat.v1.metrics puts labels first) and its own arithmetic (covariance, Pearson, concat, F1).
     **{f"tensorflow.contrib.metrics.{name}": Replacement(f"estimator_bridge.compat.contrib_metrics.{name}")
        for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)},
-    # arg_scope/add_arg_scope: TF 1.15's pure-Python code in the bridge (no TF 2 equivalent). The
+    # arg_scope/add_arg_scope: tf-slim's (no TF 2 equivalent). The
     # deep paths: `from tensorflow.contrib.framework.python.ops import arg_scope` named the
     # function (ops/__init__ star-imports it over the submodule), as does `...ops.arg_scope.arg_scope`.
     **{f"{prefix}.{name}": Replacement(f"estimator_bridge.compat.contrib_arg_scope.{name}")
        for prefix in ("tensorflow.contrib.framework", "tensorflow.contrib.framework.python.ops",
                       "tensorflow.contrib.framework.python.ops.arg_scope")
        for name in _ARG_SCOPE},
-    # create_train_op and its gradient helpers: TF 1.15's code in the bridge (same signatures; the
+    # create_train_op and its gradient helpers: tf-slim's (same signatures; the
     # train_op is the loss after UPDATE_OPS and apply_gradients, as in TF 1.15).
     **{f"tensorflow.contrib.training.{name}": Replacement(f"estimator_bridge.compat.contrib_training.{name}")
        for name in _TRAIN_OP},
@@ -328,7 +328,7 @@ CONTRIB = {
        for name in ("rotate", "translate", "transform", "angles_to_projective_transforms",
                     "translations_to_projective_transforms")},
     **{f"tensorflow.contrib.{name}": Replacement(f"tensorflow.compat.v1.{target}")
-       for name, target in _SAME_OBJECT_IN_COMPAT_V1.items()},
+       for name, target in SAME_OBJECT_IN_COMPAT_V1.items()},
 }
 
 # TF-Slim's layers and framework helpers were tf.contrib.layers' and tf.contrib.framework's own objects:
@@ -337,7 +337,9 @@ CONTRIB = {
 # tf.contrib.layers.X` for every name below, and likewise for contrib.framework). So `slim.conv2d`,
 # `slim.arg_scope`, `slim.fully_connected`, ... take exactly the rewrite of the contrib name, where it has
 # one (heldout4: google-research/batch_rl atari_helpers.py / quantile_agent.py, tensorflow/lucid cppn.py);
-# the rest of slim (learning, nets, losses, metrics, data) stays MIG302.
+# the rest of slim (learning, nets, losses, metrics, data, evaluation, ...) is the tf-slim package's
+# (tf.contrib.slim's maintained extraction, pinned in pyproject.toml; tensorflow/tpu show_and_tell's
+# inception_v3_base), as is contrib.layers' summaries module.
 _SLIM_FROM_LAYERS = (
     "avg_pool2d", "avg_pool3d", "batch_norm", "bias_add", "conv1d", "conv2d", "conv2d_in_plane", "conv2d_transpose",
     "conv3d", "conv3d_transpose", "convolution", "convolution1d", "convolution2d", "convolution2d_in_plane",
@@ -350,9 +352,34 @@ _SLIM_FROM_FRAMEWORK = (
     *_ARG_SCOPE, "add_model_variable", "filter_variables", "get_global_step", "get_local_variables",
     "get_model_variables", "get_or_create_global_step", "get_trainable_variables", "get_variables",
     "global_variable", "local_variable", "model_variable", "variable", "assign_from_checkpoint_fn")
+# The networks tf.contrib.slim.nets held (TF 1.15's contrib/slim/python/slim/nets), each a module of tf_slim.nets.
+SLIM_NETS = ("alexnet", "inception", "inception_v1", "inception_v2", "inception_v3", "overfeat", "resnet_utils",
+             "resnet_v1", "resnet_v2", "vgg")
+# TF-Slim's own modules and the functions it defined beyond contrib.layers' and contrib.framework's
+# (TF 1.15's contrib/slim/__init__.py; tf-slim 1.1.0 holds each under the same name). Listed, not the
+# package as a whole, so `from tensorflow.contrib import slim` goes once its uses are rewritten.
+SLIM_PACKAGE_NAMES = (
+    "data", "data_decoder", "data_provider", "dataset", "dataset_data_provider", "evaluation", "learning",
+    "losses", "metrics", "model_analyzer", "parallel_reader", "prefetch_queue", "queues", "summaries",
+    "tfexample_decoder", "VariableDeviceChooser", "assert_global_step", "assert_or_get_global_step",
+    "assign_from_checkpoint", "assign_from_values", "assign_from_values_fn", "create_global_step",
+    "get_unique_variable", "get_variable_full_name", "get_variables_by_name", "get_variables_by_suffix",
+    "get_variables_to_restore", "legacy_fully_connected", "legacy_linear", "legacy_relu", "l1_l2_regularizer",
+    "sum_regularizer", "apply_regularization", "optimize_loss", "unit_norm", "maxout", "group_norm", "gdn",
+    "GDN", "images_to_sequence", "sequence_to_images", "spatial_softmax", "pool", "dense_to_sparse",
+    "bucketize", "scale_gradient", "recompute_grad", "rev_block", "RevBlock", "adaptive_clipping_fn",
+    "summarize_activation", "summarize_activations", "summarize_biases", "summarize_collection",
+    "summarize_tensor", "summarize_tensors", "summarize_variables", "summarize_weights")
+CONTRIB.update({
+    "tensorflow.contrib.slim.nets": Replacement("tf_slim.nets"),
+    # (tf_slim's own `layers` attribute is its layers.layers module: the summaries are top-level names there)
+    "tensorflow.contrib.layers.summaries": Replacement("tf_slim"),
+})
 CONTRIB.update({f"tensorflow.contrib.slim.{name}": CONTRIB[f"tensorflow.contrib.{module}.{name}"]
                 for module, names in (("layers", _SLIM_FROM_LAYERS), ("framework", _SLIM_FROM_FRAMEWORK))
                 for name in names if f"tensorflow.contrib.{module}.{name}" in CONTRIB})
+CONTRIB.update({f"tensorflow.contrib.slim.{name}": Replacement(f"tf_slim.{name}") for name in SLIM_PACKAGE_NAMES
+                if f"tensorflow.contrib.slim.{name}" not in CONTRIB})
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 
@@ -367,11 +394,10 @@ UNSUPPORTED = {
         "MIG203", "`{name}` belongs to keras_to_tpu_model; use tf.distribute.TPUStrategy",
         "strategy = tf.distribute.TPUStrategy(resolver) and build/compile the Keras model in strategy.scope()"),
     "tensorflow.contrib.slim": Unsupported(
-        "MIG302", "`{name}` (TF-Slim) is not part of TensorFlow 2",
-        "slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest "
-        "(slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import "
-        "tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError "
-        "'tf_keras.legacy_tf_layers'), or use Keras"),
+        "MIG302", "`{name}` (TF-Slim) is not rewritten here: TF-Slim lives on as the tf-slim package",
+        "use `import tf_slim as slim` (a dependency of estimator-bridge: TF-Slim's layers, arg_scope, variables, "
+        "training, losses, metrics, data and networks as tf_slim.nets); the slim names rewritten in this file "
+        "already use it"),
     "tensorflow.contrib": Unsupported(
         "MIG301", "`{name}` was removed with tf.contrib and has no equivalent that migrate knows", _NO_EQUIVALENT_HINT),
     "tensor2tensor": Unsupported(

@@ -41,7 +41,7 @@ RNN_CELLS.update({f"tensorflow.contrib.rnn.{name}": Replacement(f"estimator_brid
                   for name in BLOCK_CELLS})
 
 # TF 1.x tutorials' MNIST reader (tensorflow/examples/tutorials/mnist/input_data.py re-exported contrib.learn's
-# datasets/mnist.py): TF 1.15's code in estimator_bridge/compat/mnist_input_data.py (heldout5: DeepLearningZeroToAll,
+# datasets/mnist.py): estimator_bridge/compat/mnist_input_data.py, the same batches (heldout5: DeepLearningZeroToAll,
 # Hvass-Labs; google-research/rigl's mnist example).
 MNIST_INPUT_DATA = ("read_data_sets", "DataSet", "extract_images", "extract_labels", "dense_to_one_hot",
                     "load_mnist", "maybe_download")

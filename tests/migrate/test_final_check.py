@@ -333,18 +333,38 @@ def test_generated_api_table_is_up_to_date():
 
 def test_a_package_finding_is_reported_once_per_file_counting_the_other_uses():
     source = ("import tensorflow as tf\n"
-              "slim = tf.contrib.slim\n"
+              "import tensor2tensor as t2t\n"
               "def net(x):\n"
-              "  x = tf.contrib.slim.nets.vgg.vgg_16(x)\n"
-              "  return tf.contrib.slim.learning.train(x, 'logs')\n")
+              "  x = t2t.models.vgg(x)\n"
+              "  return t2t.utils.trainer_lib.train(x, 'logs')\n")
     _, findings = migrate_text(source, "module.py")
-    slim = [f for f in findings if f.code == "MIG302"]
-    assert len(slim) == 1 and slim[0].location.line == 2
-    assert "first of 3 uses of the package in this file" in slim[0].message
-    assert "tf_slim" in slim[0].hint
+    package = [f for f in findings if f.code == "MIG303"]
+    assert len(package) == 1 and package[0].location.line == 4
+    assert "first of 2 uses of the package in this file" in package[0].message
+    assert "trax" in package[0].hint
     # and no second, generic finding on the package's other uses (google/dopamine atari_lib.py,
-    # heldout3: MIG302 at the first slim line, then MIG305 "`tf.contrib` does not exist" at the next)
-    assert [f.code for f in findings] == ["MIG302"]
+    # heldout3: a package finding at the first line, then MIG305 "does not exist" at the next)
+    assert [f.code for f in findings] == ["MIG303"]
+
+
+def test_tf_slim_is_the_tf_slim_package_networks_included():
+    # (was MIG302 "TF-Slim is not part of TensorFlow 2"; tensorflow/tpu show_and_tell's deep import path)
+    source = ("import tensorflow as tf\n"
+              "from tensorflow.contrib import slim\n"
+              "from tensorflow.contrib.slim.python.slim.nets.inception_v3 import inception_v3_base\n"
+              "def net(x):\n"
+              "  x = slim.nets.vgg.vgg_16(inception_v3_base(x)[0])\n"
+              "  return slim.learning.train(x, 'logs')\n")
+    migrated, findings = migrate_text(source, "module.py")
+    assert findings == []
+    assert migrated == ("import tensorflow as tf\n"
+                        "from tf_slim.nets.inception_v3 import inception_v3_base\n"
+                        "import tf_slim\n"
+                        "import tf_slim.nets\n"
+                        "\n"
+                        "def net(x):\n"
+                        "  x = tf_slim.nets.vgg.vgg_16(inception_v3_base(x)[0])\n"
+                        "  return tf_slim.learning.train(x, 'logs')\n")
 
 
 def test_an_unsupported_name_with_a_known_replacement_names_it_in_the_hint():
@@ -392,8 +412,6 @@ HELDOUT3_HINTS = [
     ("e = tf.estimator.DNNLinearCombinedClassifier(config=c)", "MIG304", "no canned estimators in estimator_bridge"),
     ("from tensorflow_estimator.python.estimator.canned import prediction_keys\n"
      "k = prediction_keys.PredictionKeys.CLASS_IDS", "MIG304", "'class_ids'"),
-    ("from tensorflow.contrib import slim\nx = slim.learning.train(op, 'logs')", "MIG302",
-     "pip install tf_slim tf-keras and import tf_slim as slim"),
     # NVIDIA/DeepLearningExamples
     ("m = tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(2 ** 32, 1000)", "MIG301",
      "tf.compat.v1.mixed_precision.DynamicLossScale("),

@@ -31,7 +31,9 @@ BRIDGE_NOT_YET_SHIPPED: set[str] = set()
 def _resolve(dotted: str):
     top, _, rest = dotted.partition(".")
     value = importlib.import_module(top)
-    for part in rest.split(".") if rest else ():
+    for index, part in enumerate(rest.split(".") if rest else (), start=1):
+        if dotted.split(".")[:2] == ["tf_slim", "nets"]:
+            importlib.import_module("tf_slim.nets")  # the codemod writes `import tf_slim.nets` for these
         value = getattr(value, part)
     return value
 
