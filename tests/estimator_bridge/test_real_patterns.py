@@ -159,17 +159,19 @@ def test_slim_get_data_files_lists_and_raises_as_in_tf115(tmp_path):
         assert_same_numbers(results[side].result, oracle, side)
 
 
-def test_the_rest_of_slim_fails_where_used_naming_the_symbol(tmp_path):
+def test_the_rest_of_slim_is_the_tf_slim_package(tmp_path):
     """slim's layers are served since d5110fc (slim.conv2d is contrib.layers' object, as in TF
-    1.15); what is not (slim.learning's Session training loop) fails where it is used, naming it."""
+    1.15); the rest of slim (slim.learning, ...) is the tf-slim package's (it was "not available");
+    a name tf-slim lacks fails where it is used, naming it."""
     program = tmp_path / "slim_layer.py"
-    program.write_text("import tensorflow as tf\nslim = tf.contrib.slim\nprint(slim.parallel_reader)\n"
-                       "print(slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3]).shape)\n"
-                       "slim.learning.train(None, 'logdir')\n")
+    program.write_text("import json\nimport tensorflow as tf\nslim = tf.contrib.slim\nprint(slim.parallel_reader)\n"
+                       "shape = slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3]).shape.as_list()\n"
+                       "print(json.dumps({'shape': shape, 'learning': slim.learning.train.__module__}))\n"
+                       "slim.no_such_function()\n")
     runner = run_side("runner", program, [], tmp_path)
     assert runner.returncode == 1
-    assert ("tf.contrib.slim.learning is not available" in runner.stderr
-            and "import tf_slim as slim" in runner.stderr), runner.stderr[-3000:]
+    assert runner.result == {"shape": [1, 4, 4, 2], "learning": "tf_slim.learning"}, runner.stderr[-3000:]
+    assert "has no attribute 'no_such_function'" in runner.stderr, runner.stderr[-3000:]
 
 
 # ---- features whose first axis is not the batch -------------------------------------------------
