@@ -1,7 +1,7 @@
 """`tf.contrib.layers.batch_norm`: tf-slim's, with TF 1.15's three paths and `BatchNorm/` names.
 
-Its default path builds TF1's BatchNormalization layer, which TF 2.21 loads from a module path
-tf-keras 2.21 ships under another name; `slim_support` serves that path.
+`slim_support` runs its default path on the bridge's `tf.layers.BatchNormalization` and keeps
+the moving statistics per replica on several replicas.
 """
 
 from __future__ import annotations

@@ -45,7 +45,8 @@ RTOL_OF = {"conv2d/bias": 3e-6, "batch_normalization/beta": 3e-6,
            # contrib_batch_norm_resnet.py's block1 betas are the same kind of cancelling
            # sum: on an AMD EPYC (family 25) the runner's beta[3] is 7.254074e-4 against TF 1.15's
            # 7.254085e-4 there, 1.03e-6 of the floor, at 148195f as since (tf-slim's batch_norm
-           # gave 1.66e-6 on beta[1] of the same model). Held to 3e-6 like the beta above.
+           # on tf-keras's Keras-2 layer gave 1.66e-6 on beta[1]; on the bridge's tf.layers, as
+           # now, bit-identical to 148195f). Held to 3e-6 like the beta above.
            **{f"block1/{scope}/beta": 3e-6 for scope in ("BatchNorm", "BatchNorm_1", "BatchNorm_2")},
            # arg_scope_layers.py (3 Momentum steps through two convolutions and batch norms):
            # current TF's oneDNN convolutions sum in another order than TF 1.15's Eigen ones.

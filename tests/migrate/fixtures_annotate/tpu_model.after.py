@@ -1,12 +1,10 @@
-"""A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent, slim)."""
+"""A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent) beside slim."""
 
 import tensorflow as tf
 import estimator_bridge.compat.contrib_arg_scope
 import estimator_bridge.compat.contrib_helpers
 import estimator_bridge.compat.contrib_layers
-import estimator_bridge.compat.v1
-
-slim = estimator_bridge.compat.v1.contrib.slim
+import tf_slim.nets
 
 FLAGS = tf.compat.v1.flags.FLAGS
 
@@ -26,8 +24,9 @@ def tower(images, is_training):
   # estimator-migrate: MIG301 `tf.contrib.image.sparse_image_warp` was removed with tf.contrib and has no equivalent that migrate knows (hint: see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15)
   if is_training: images = tf.contrib.image.sparse_image_warp(images, src, dst)[0]
   with estimator_bridge.compat.contrib_arg_scope.arg_scope([estimator_bridge.compat.contrib_layers.conv2d], padding="SAME"):
-    # estimator-migrate: MIG302 `tf.contrib.slim.nets.vgg.vgg_a` (TF-Slim) is not part of TensorFlow 2 (hint: slim's layers and arg_scope are rewritten to estimator_bridge.compat (contrib.layers' code); for the rest (slim.learning, slim.nets, slim.losses, slim.metrics, slim.data) pip install tf_slim tf-keras and import tf_slim as slim (TF 1.15's slim code; on TF 2.21 its batch_norm raises ModuleNotFoundError 'tf_keras.legacy_tf_layers'), or use Keras)
-    net = slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
+    net = tf_slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
+    # estimator-migrate: MIG301 `tf.contrib.seq2seq.hardmax` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written tf.while_loop decoder)
+    net = tf.contrib.seq2seq.hardmax(net)
   return estimator_bridge.layers.dense(estimator_bridge.layers.flatten(net), 10)
 
 
