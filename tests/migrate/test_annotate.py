@@ -156,9 +156,9 @@ def test_cli_annotate_output_dir_marks_the_copy_only(tree, tmp_path):
 def test_cli_annotate_marks_only_selected_codes(tmp_path):
     path = tmp_path / "mixed.py"
     path.write_text(BEFORE.read_text().split("def decode")[0])
-    assert main([str(path), "--annotate", "--in-place", "--select", "MIG302"]) == 1
+    assert main([str(path), "--annotate", "--in-place", "--select", "MIG303"]) == 1
     text = path.read_text()
-    assert "# estimator-migrate: MIG302" in text
+    assert "# estimator-migrate: MIG303" in text
     assert "# estimator-migrate: MIG301" not in text and "# estimator-migrate: MIG205" not in text
 
 

@@ -1,6 +1,7 @@
 """A 2018 TPU model_fn with pieces migrate cannot rewrite (contrib without equivalent) beside slim."""
 
 import tensorflow as tf
+from tensor2tensor.layers import common_layers
 import estimator_bridge.compat.contrib_arg_scope
 import estimator_bridge.compat.contrib_helpers
 import estimator_bridge.compat.contrib_layers
@@ -26,7 +27,8 @@ def tower(images, is_training):
   with estimator_bridge.compat.contrib_arg_scope.arg_scope([estimator_bridge.compat.contrib_layers.conv2d], padding="SAME"):
     net = tf_slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
     # estimator-migrate: MIG301 `tf.contrib.seq2seq.hardmax` was removed with tf.contrib and has no equivalent that migrate knows (hint: tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written tf.while_loop decoder)
-    net = tf.contrib.seq2seq.hardmax(net)
+    # estimator-migrate: MIG303 `tensor2tensor.layers.common_layers.flatten4d3d`: tensor2tensor is not migrated (a TF1-era library, deprecated and archived); its models, layers and trainer build TF1 graphs with tf.contrib (hint: its pure-Python helpers (text_encoder, tokenizer, registry) keep working where tensor2tensor itself still imports; port models and training code to Keras (or trax), or keep this file on TensorFlow 1.15)
+    net = tf.contrib.seq2seq.hardmax(common_layers.flatten4d3d(net))
   return estimator_bridge.layers.dense(estimator_bridge.layers.flatten(net), 10)
 
 

@@ -2,6 +2,7 @@
 
 import tensorflow as tf
 from tensorflow.contrib import slim
+from tensor2tensor.layers import common_layers
 
 FLAGS = tf.flags.FLAGS
 
@@ -20,7 +21,7 @@ def tower(images, is_training):
   if is_training: images = tf.contrib.image.sparse_image_warp(images, src, dst)[0]
   with slim.arg_scope([slim.conv2d], padding="SAME"):
     net = slim.nets.vgg.vgg_a(images, num_classes=32, is_training=is_training)[0]
-    net = tf.contrib.seq2seq.hardmax(net)
+    net = tf.contrib.seq2seq.hardmax(common_layers.flatten4d3d(net))
   return tf.layers.dense(tf.layers.flatten(net), 10)
 
 
