@@ -9,6 +9,12 @@ one device are unaffected: the default device stays /cpu:0.
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# estimator-migrate's result cache lives under the user's cache dir; a test run gets its own, so
+# that no result depends on what an earlier run (of other code) left there.
+if "ESTIMATOR_MIGRATE_CACHE" not in os.environ:
+    import tempfile
+
+    os.environ["ESTIMATOR_MIGRATE_CACHE"] = tempfile.mkdtemp(prefix="estimator-migrate-cache-")
 
 EMULATED_TPU_CORES = 8
 

@@ -71,3 +71,32 @@ def test_two_workers_give_the_results_of_one_in_the_same_order(tmp_path, private
     parallel = list(migrate_paths(paths, jobs=2))
     assert [r.path for r in parallel] == [str(p) for p in paths]
     assert parallel == serial
+
+
+def test_a_star_importing_file_follows_the_module_it_imports_on_a_cached_rerun(tmp_path, private_cache):
+    # The result of `from utils import *` depends on utils.py, not on the file's own bytes: with
+    # the bytes as the key, a run where utils exported nothing (its __all__) answered a later run
+    # where it exports `tf` with "unchanged" (found by test_star_imports failing in a full run).
+    main = tmp_path / "main.py"
+    main.write_text("from utils import *\n\nsession = tf.Session()\n")
+    (tmp_path / "utils.py").write_text("import tensorflow as tf\n__all__ = ['helper']\n")
+    assert not migrate_file(str(main)).changed
+    (tmp_path / "utils.py").write_text("import tensorflow as tf\n")
+    assert migrate_file(str(main)).migrated.decode().endswith("session = tf.compat.v1.Session()\n")
+    assert not [p for p in cached_entries(private_cache)]
+
+
+def test_the_key_changes_with_the_bridge_whose_names_the_final_check_reads(tmp_path, monkeypatch):
+    bridge = tmp_path / "estimator_bridge"
+    bridge.mkdir()
+    (bridge / "__init__.py").write_text("Estimator = 1\n")
+    monkeypatch.setattr(cache, "_bridge_package", lambda: bridge)
+    cache.fingerprint.cache_clear()
+    before = cache.fingerprint()
+    (bridge / "__init__.py").write_text("Estimator = 2\n")
+    cache.fingerprint.cache_clear()
+    try:
+        assert cache.fingerprint() != before
+    finally:
+        monkeypatch.undo()
+        cache.fingerprint.cache_clear()
