@@ -18,6 +18,8 @@ Stdlib only: `make oracles` runs it with the system CPython before the project's
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -235,6 +237,25 @@ def ensure_extras(python: Path | str, requirements: tuple[str, ...], *, provisio
         return None
     target = extras_folder(python, requirements)
     if (target / DONE).exists():
+        return _site_packages(python, target)
+    with _installing(target):  # two verify runs asking for the same folder: one installs, the other waits
+        return _install_extras(python, requirements, target, provision=provision, log=log)
+
+
+@contextlib.contextmanager
+def _installing(target: Path):
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.with_name(target.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _install_extras(python: Path | str, requirements: tuple[str, ...], target: Path, *, provision: bool,
+                    log) -> Path:
+    if (target / DONE).exists():  # installed by the run that held the lock before us
         return _site_packages(python, target)
     if not provision:
         raise OracleUnavailable(f"--with {' '.join(requirements)} is not installed for {python} yet and "
