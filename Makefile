@@ -46,7 +46,7 @@ demo: env
 
 # The whole suite, oracle tests included (they need the oracle environments).
 test: env oracles
-	$(PY) -m pytest -m "not audit" -q --durations=40
+	$(PY) -m pytest -m "not audit" -q -n 2 --dist worksteal --durations=40
 
 test-fast: env
 	$(PY) -m pytest -q
