@@ -91,7 +91,7 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
     # tf.nn.rnn_cell / tf.contrib.rnn cells (the TF 1.15 cells TF 2.21 ships; contrib's wrappers ported; oracle-tested)
     *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
-    # tf.contrib.crf (TF 1.15's pure-Python CRF, oracle-tested)
+    # tf.contrib.crf (the bridge's CRF on TF 2.21's ops, oracle-tested)
     *(f"compat.contrib_crf.{name}" for name in _CRF),
     # tf.contrib.rnn's fused cells (TF 1.15's code on TF 2.21's core kernels, oracle-tested)
     *(f"compat.contrib_rnn_block.{name}" for name in _RNN_BLOCK_CELLS),

@@ -1,5 +1,5 @@
 """TF 1.x's RNN cells -> estimator_bridge.compat.rnn_cell (TF 1.15's cells, which TF 2.21 still ships),
-and tf.contrib.crf -> estimator_bridge.compat.contrib_crf (TF 1.15's CRF, pure Python over those cells).
+and tf.contrib.crf -> estimator_bridge.compat.contrib_crf (our linear-chain CRF on TF 2.21's ops).
 
 `tf.nn.rnn_cell.X` (also `tf.compat.v1.nn.rnn_cell.X`) and `tf.contrib.rnn.X` were the same objects in
 TF 1.15 (contrib/rnn/__init__.py star-imported tensorflow/python/ops/rnn_cell.py). On TF 2.21 with
@@ -26,7 +26,7 @@ RNN_CELLS = {
     "tensorflow.contrib.rnn.LayerRNNCell": Replacement(f"{_TARGET}.LayerRNNCell"),
 }
 
-# tf.contrib.crf's public names (contrib/crf/__init__.py), TF 1.15's code in the bridge (heldout5: BERT-NER,
+# tf.contrib.crf's public names (contrib/crf/__init__.py), implemented in the bridge (heldout5: BERT-NER,
 # BERT-BiLSTM-CRF-NER; heldout3: tf_ner). `...crf.python.ops.crf.X` was the same object.
 CRF = ("crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm", "crf_multitag_sequence_score",
        "crf_sequence_score", "crf_unary_score", "CrfDecodeBackwardRnnCell", "CrfDecodeForwardRnnCell",
