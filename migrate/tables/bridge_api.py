@@ -93,7 +93,7 @@ BRIDGE_API = frozenset({
     *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
     # tf.contrib.crf (the bridge's CRF on TF 2.21's ops, oracle-tested)
     *(f"compat.contrib_crf.{name}" for name in _CRF),
-    # tf.contrib.rnn's fused cells (TF 1.15's code on TF 2.21's core kernels, oracle-tested)
+    # tf.contrib.rnn's fused cells (the bridge's classes on TF 2.21's core kernels, oracle-tested)
     *(f"compat.contrib_rnn_block.{name}" for name in _RNN_BLOCK_CELLS),
     # TF 1.x tutorials' MNIST reader (oracle-tested)
     *(f"compat.mnist_input_data.{name}" for name in _MNIST_INPUT_DATA),

@@ -34,7 +34,7 @@ CRF = ("crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm", "
 RNN_CELLS.update({f"{prefix}.{name}": Replacement(f"estimator_bridge.compat.contrib_crf.{name}")
                   for prefix in ("tensorflow.contrib.crf", "tensorflow.contrib.crf.python.ops.crf") for name in CRF})
 
-# tf.contrib.rnn's fused cells (contrib/rnn/python/ops/lstm_ops.py, gru_ops.py): TF 1.15's code in the bridge,
+# tf.contrib.rnn's fused cells (contrib/rnn/python/ops/lstm_ops.py, gru_ops.py): implemented in the bridge
 # on the kernels TF 2.21 has in core (heldout5: tensorpack Char-RNN; magenta, planet, scalable_agent, tf_ner).
 BLOCK_CELLS = ("LSTMBlockCell", "LSTMBlockFusedCell", "LSTMBlockWrapper", "GRUBlockCell", "GRUBlockCellV2")
 RNN_CELLS.update({f"tensorflow.contrib.rnn.{name}": Replacement(f"estimator_bridge.compat.contrib_rnn_block.{name}")
