@@ -570,7 +570,7 @@ REMOVED_HINTS = {
     "tensorflow.contrib.slim": "the compat runner serves slim from the `tf-slim` package (`import tf_slim as slim`): "
         "its modules under tf.contrib.slim, its networks as tf.contrib.slim.nets",
     "tensorflow.contrib.seq2seq": "TensorFlow Addons has it (tfa.seq2seq)",
-    "tensorflow.contrib.rnn": "the compat runner serves TF 1.15's cells (tf.nn.rnn_cell's, the projection and "
+    "tensorflow.contrib.rnn": "the compat runner serves tf.contrib.rnn's cells (tf.nn.rnn_cell's, the projection and "
         "embedding wrappers, LSTMBlockCell/LSTMBlockFusedCell/GRUBlockCell); for the rest Keras RNN cells "
         "(tf.keras.layers.LSTMCell, ...) replace it",
     "tensorflow.contrib.opt": "TensorFlow Addons has most of it (tfa.optimizers)",

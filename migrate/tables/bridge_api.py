@@ -89,7 +89,7 @@ BRIDGE_API = frozenset({
         "multiply_gradients")),
     # tf.contrib.metrics (TF 1.15's streaming metrics, oracle-tested)
     *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
-    # tf.nn.rnn_cell / tf.contrib.rnn cells (the TF 1.15 cells TF 2.21 ships; contrib's wrappers ported; oracle-tested)
+    # tf.nn.rnn_cell / tf.contrib.rnn cells (the TF 1.15 cells TF 2.21 ships; contrib's wrappers implemented; oracle-tested)
     *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
     # tf.contrib.crf (the bridge's CRF on TF 2.21's ops, oracle-tested)
     *(f"compat.contrib_crf.{name}" for name in _CRF),

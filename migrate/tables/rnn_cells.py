@@ -4,8 +4,8 @@ and tf.contrib.crf -> estimator_bridge.compat.contrib_crf (our linear-chain CRF 
 `tf.nn.rnn_cell.X` (also `tf.compat.v1.nn.rnn_cell.X`) and `tf.contrib.rnn.X` were the same objects in
 TF 1.15 (contrib/rnn/__init__.py star-imported tensorflow/python/ops/rnn_cell.py). On TF 2.21 with
 Keras 3 the public `tf.compat.v1.nn.rnn_cell` names raise ("not available with Keras 3"), but the code
-behind them is there: estimator_bridge/compat/rnn_cell.py re-exports it and ports contrib's three
-projection/embedding wrappers.
+behind them is there: estimator_bridge/compat/rnn_cell.py re-exports it and implements contrib's three
+projection/embedding wrappers with TF 1.x's variables.
 """
 
 from migrate.tables.entries import Replacement
@@ -14,7 +14,7 @@ _TARGET = "estimator_bridge.compat.rnn_cell"
 # tf.nn.rnn_cell's public names in TF 1.15 (dir(tf.nn.rnn_cell)).
 CORE_CELLS = ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper",
               "ResidualWrapper", "DeviceWrapper", "LSTMStateTuple")
-# tf.contrib.rnn's own wrappers (contrib/rnn/python/ops/core_rnn_cell.py), ported.
+# tf.contrib.rnn's own wrappers (contrib/rnn/python/ops/core_rnn_cell.py), implemented in the bridge.
 CONTRIB_WRAPPERS = ("EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper")
 
 RNN_CELLS = {
