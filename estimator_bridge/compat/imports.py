@@ -101,7 +101,7 @@ def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
     if name == _ESTIMATOR_SHIM or name.startswith(_ESTIMATOR_SHIM + "."):
         name = "tensorflow_estimator" + name[len("tensorflow"):]
     target, resolved = _alias_walk(name)
-    if resolved and fromlist and isinstance(target, namespace.RemovedModule):
+    if resolved and fromlist and isinstance(target, (namespace.RemovedModule, namespace.AliasModule)):
         _check_removed_fromlist(target, fromlist)
     if not resolved and isinstance(target, namespace.AliasModule):
         _raise_if_closed(target, name)
@@ -116,8 +116,8 @@ def _legacy_import(name, globals_=None, locals_=None, fromlist=(), level=0):
 
 
 def _check_removed_fromlist(module, fromlist):
-    """`from tensorflow.contrib.metrics import streaming_auc`: importing the name is using it;
-    raise ImportError with the reason here (Python would replace it with "cannot import name")."""
+    """`from tensorflow.contrib.metrics import streaming_auc` (or `from tensorflow.contrib.slim.nets
+    import mobilenet_v1`): importing the name is using it; raise ImportError with the reason here (Python would replace it with "cannot import name")."""
     for name in fromlist:
         if name == "*":
             continue

@@ -278,7 +278,7 @@ MODULES = {
     **{path: Module(
         doc=f"`{path}`: tf-slim's networks (`tf_slim.nets`).",
         entries={net: f"pymodule:tf_slim.nets.{net}" for net in SLIM_NETS},
-        fallbacks=("pymodule:tf_slim.nets",)) for path in (
+        fallbacks=("pymodule:tf_slim.nets", "unsupported-attribute:contrib_slim_nets")) for path in (
             "tensorflow.contrib.slim.nets", "tensorflow.contrib.slim.python.slim.nets")},
     # TF-Slim star-imported contrib.layers' package: `slim.layers.conv2d`, `slim.initializers.xavier_initializer`,
     # `slim.regularizers.l2_regularizer` were contrib.layers' objects (migrate/tables/aliases.py; heldout5's
@@ -512,6 +512,10 @@ UNSUPPORTED = {
         "the compat runner serves tf.contrib.slim from the tf-slim package (`import tf_slim as slim`); "
         "slim.layers, slim.initializers and slim.regularizers hold tf.contrib.layers' names, "
         "slim's parallel_reader only get_data_files."),
+    "contrib_slim_nets": (
+        "tf-slim's tf_slim.nets holds only TF 1.15's networks (" + ", ".join(SLIM_NETS) + "); for the others "
+        "(mobilenet_v1, nasnet, inception_v4, ...) vendor tensorflow/models' research/slim `nets` package and "
+        "import the network from it (`from nets import mobilenet_v1`)."),
     "contrib_framework": (
         "the compat runner provides only the global-step, checkpoint, variable-listing, nest and "
         "arg_scope helpers of tf.contrib.framework."),

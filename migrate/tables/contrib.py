@@ -370,8 +370,11 @@ SLIM_PACKAGE_NAMES = (
     "bucketize", "scale_gradient", "recompute_grad", "rev_block", "RevBlock", "adaptive_clipping_fn",
     "summarize_activation", "summarize_activations", "summarize_biases", "summarize_collection",
     "summarize_tensor", "summarize_tensors", "summarize_variables", "summarize_weights")
+# One entry per network, none for the package: a name under tf.contrib.slim.nets that tf_slim.nets lacks
+# (mobilenet_v1, nasnet, inception_v4: tensorflow/models research/slim's nets) is reported (MIG301, UNSUPPORTED
+# below), never rewritten to a tf_slim module that does not exist.
+CONTRIB.update({f"tensorflow.contrib.slim.nets.{net}": Replacement(f"tf_slim.nets.{net}") for net in SLIM_NETS})
 CONTRIB.update({
-    "tensorflow.contrib.slim.nets": Replacement("tf_slim.nets"),
     # (tf_slim's own `layers` attribute is its layers.layers module: the summaries are top-level names there)
     "tensorflow.contrib.layers.summaries": Replacement("tf_slim"),
 })
@@ -398,6 +401,11 @@ UNSUPPORTED = {
         "use `import tf_slim as slim` (a dependency of estimator-bridge: TF-Slim's layers, arg_scope, variables, "
         "training, losses, metrics, data and networks as tf_slim.nets); the slim names rewritten in this file "
         "already use it"),
+    "tensorflow.contrib.slim.nets": Unsupported(
+        "MIG301", "`{name}`: tf-slim's tf_slim.nets holds only TF 1.15's networks (" + ", ".join(SLIM_NETS) + ")",
+        "vendor tensorflow/models' research/slim `nets` package (mobilenet_v1, mobilenet/mobilenet_v2, nasnet, "
+        "pnasnet, inception_v4, inception_resnet_v2, cifarnet, lenet, nets_factory, ...; its current version "
+        "imports tf_slim) and import the network from it: `from nets import mobilenet_v1`"),
     "tensorflow.contrib": Unsupported(
         "MIG301", "`{name}` was removed with tf.contrib and has no equivalent that migrate knows", _NO_EQUIVALENT_HINT),
     "tensor2tensor": Unsupported(

@@ -227,6 +227,8 @@ HINTS = {
         "'probabilities', TOP_K 'top_k'"),
     # (the MIG302 hint, also on an import line of slim: `from tensorflow.contrib import slim`, tf_cnn_benchmarks)
     "tensorflow.contrib.slim": _CONTRIB_UNSUPPORTED["tensorflow.contrib.slim"].hint,
+    # (a network tf_slim.nets lacks: tensorflow/models research/slim's, e.g. mobilenet_v1)
+    "tensorflow.contrib.slim.nets": _CONTRIB_UNSUPPORTED["tensorflow.contrib.slim.nets"].hint,
     "keras.estimator.model_to_estimator": (
         "estimator_bridge has no model_to_estimator (TF 2.16 removed it with tf.estimator); train the compiled "
         "Keras model itself: estimator.train(input_fn, steps=N) -> model.fit(input_fn(), steps_per_epoch=N, "

@@ -69,3 +69,24 @@ def test_the_runner_serves_slim_and_its_networks_under_tf_1_15s_module_paths(tmp
                 "runpy.run_module('estimator_bridge.run', run_name='__main__')")
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[-2] == "True True True True True True"
+
+
+def test_the_runner_names_where_a_network_tf_slim_lacks_lives(tmp_path):
+    """mobilenet_v1 is tensorflow/models' research/slim network, not tf_slim.nets': using it, or
+    importing it by name, says where it lives instead of Python's bare "cannot import name"."""
+    script = tmp_path / "uses_mobilenet.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.slim.nets import vgg\n"
+        "try:\n"
+        "    tf.contrib.slim.nets.mobilenet_v1\n"
+        "except AttributeError as error:\n"
+        "    print(error)\n"
+        "from tensorflow.contrib.slim.nets import mobilenet_v1\n")
+    done = _run(f"import runpy, sys; sys.argv = ['-m', {str(script)!r}]; "
+                "runpy.run_module('estimator_bridge.run', run_name='__main__')")
+    assert done.returncode != 0
+    printed = done.stdout.strip().split("\n")[-1]
+    assert printed.startswith("tf.contrib.slim.nets.mobilenet_v1 is not available") and "research/slim" in printed
+    # the import line says the same, not Python's bare "cannot import name"
+    assert "ImportError: tf.contrib.slim.nets.mobilenet_v1 is not available" in done.stderr, done.stderr[-2000:]

@@ -57,6 +57,18 @@ def test_every_tensorflow_and_keras_target_exists(tf):
     assert missing == []
 
 
+def test_every_slim_network_target_is_a_module_of_the_installed_tf_slim(tf):
+    """`from tensorflow.contrib.slim.nets import mobilenet_v1` became `from tf_slim.nets import
+    mobilenet_v1`, which tf-slim 1.1.0 lacks: a rewrite reaching below a table key lands on the
+    target's attributes, so a package key must not stand for networks its target does not hold."""
+    slim_nets = {key: entry.target for key, entry in contrib.CONTRIB.items()
+                 if key.startswith("tensorflow.contrib.slim.nets")}
+    assert "tensorflow.contrib.slim.nets" not in slim_nets  # one key per network, none for the package
+    assert sorted(slim_nets) == sorted(f"tensorflow.contrib.slim.nets.{net}" for net in contrib.SLIM_NETS)
+    for target in slim_nets.values():
+        importlib.import_module(target)  # the codemod writes `from tf_slim.nets.inception_v3 import ...`
+
+
 def test_every_compat_v1_target_exists(tf):
     missing = []
     for name in sorted(MOVED_MODULES | MOVED_NAMES | set(COMPATIBLE_CALLS)):
