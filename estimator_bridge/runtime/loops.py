@@ -14,7 +14,7 @@ import contextlib
 import numpy as np
 import tensorflow as tf
 
-from estimator_bridge.runtime import graph_step
+from estimator_bridge.runtime import fetched_updates, graph_step
 from estimator_bridge.runtime.bound_call import NUM_STEPS_SPEC, STOP_AT_NAN_SPEC, BoundLoop
 from estimator_bridge.runtime.hook_fetches import SpecHookTensors
 from estimator_bridge.contract import metrics as metrics_lib
@@ -139,9 +139,15 @@ class TrainLoop:
             features, labels = iterator.get_next()
             # At the root name scope, as TF1 built a CPU model_fn: name-scoped things it makes
             # (a tf.summary v2 tag, google-research/simclr) must not become "while/...".
+            graph = tf.compat.v1.get_default_graph()
+            first_op = len(graph.get_operations())
             with tf.compat.v1.name_scope(None):
-                replica_loss, host_tensors, hook_tensors, train_op = strategy.run(
-                    self._replica_step, args=(features, labels))
+                replica_outputs = strategy.run(self._replica_step, args=(features, labels))
+            # Only what TF 1.15's session.run(train_op, loss) reached updates variables: a
+            # train_op that does not wait for UPDATE_OPS leaves the moving averages alone there.
+            fetched_updates.leave_out_unfetched_updates(graph, first_op, tf.nest.map_structure(
+                strategy.experimental_local_results, replica_outputs))
+            replica_loss, host_tensors, hook_tensors, train_op = replica_outputs
             loss = strategy.reduce(_MEAN, replica_loss, axis=None)
             # The step's loss waits for train_op, as TF1's session.run([train_op, loss]) ran
             # both. Once per step, not per replica: a v1 optimizer's train_op groups the

@@ -552,6 +552,35 @@ def test_train_op_built_in_eval_on_two_replicas_evaluates_as_tf115_on_one(tmp_pa
         assert_same_numbers(result.result, oracle.result, side)
 
 
+# ---- batch-norm updates the train_op does not wait for (tensorflow/models research/slim) -------
+
+INITIAL_MOVING = {"moving_mean": [0.0] * 3, "moving_variance": [1.0] * 3}
+
+
+def test_update_ops_the_train_op_does_not_wait_for_stay_unrun_as_in_tf115(tmp_path):
+    """`train_op = optimizer.minimize(loss)` without `tf.control_dependencies(UPDATE_OPS)`:
+    TF 1.15's session.run(train_op) never ran the batch-norm updates, so the moving mean and
+    variance kept their initial values; the bridge's traced step ran every stateful op and moved
+    them (runtime/fetched_updates.py). With the control dependency they move on every side. On 2
+    emulated cores: the next test."""
+    oracle = run_side("oracle", PATTERNS / "unfetched_update_ops.py", ["--model_dir={model_dir}"], tmp_path)
+    assert oracle.returncode == 0, oracle.stderr[-3000:]
+    assert oracle.result["not_waiting"] == INITIAL_MOVING and oracle.result["waiting"] != INITIAL_MOVING
+    runner = run_side("runner", PATTERNS / "unfetched_update_ops.py", ["--model_dir={model_dir}"], tmp_path)
+    assert runner.returncode == 0, runner.stderr[-3000:]
+    assert_same_numbers(runner.result, oracle.result, "runner")
+
+
+@pytest.mark.slow
+def test_update_ops_the_train_op_does_not_wait_for_stay_unrun_on_two_cores(tmp_path):
+    """The same on 2 emulated cores, where the replica step cannot be a pruned TF1 graph
+    (merge_call): the unwaited moving averages keep their initial values, the waited ones move."""
+    cores = run_side("runner", PATTERNS / "unfetched_update_ops.py",
+                     ["--model_dir={model_dir}", "--use_tpu=true", "--num_shards=2"], tmp_path, emulated_cores=2)
+    assert cores.returncode == 0, cores.stderr[-3000:]
+    assert cores.result["not_waiting"] == INITIAL_MOVING and cores.result["waiting"] != INITIAL_MOVING
+
+
 # ---- tf.contrib.layers' layer functions and NadamOptimizer (tensorflow/tpu unet3d) -----------
 
 def test_contrib_layer_functions_and_nadam_train_as_in_tf115(tmp_path):
