@@ -4,8 +4,8 @@ Each keeps the TF 1.15 contrib signature and arithmetic (same formulas, same op 
 variable names), so a script using them computes what it computed on TF 1.15:
 `batch_and_drop_remainder`, `padded_batch_and_drop_remainder` (tf.contrib.data),
 `xavier_initializer`, `variance_scaling_initializer`, `l1_regularizer`, `l2_regularizer`,
-`layer_norm` (tf.contrib.layers), `HParams` (tf.contrib.training), `get_name_scope` and
-`filter_variables` (tf.contrib.framework) and `get_data_files` (tf.contrib.slim.parallel_reader).
+`layer_norm` (tf.contrib.layers), `HParams` (tf.contrib.training), `get_name_scope`
+and `filter_variables` (tf.contrib.framework).
 """
 
 from __future__ import annotations
@@ -373,27 +373,3 @@ def filter_variables(var_list, include_patterns=None, exclude_patterns=None, reg
         return included_variables
     return [var for var in included_variables
             if not any(reg_exp_func(pattern, var.name) for pattern in exclude_patterns)]
-
-
-# ----------------------------------------------------------------------------- tf.contrib.slim
-
-
-def get_data_files(data_sources):
-    """tf.contrib.slim.parallel_reader.get_data_files: TF 1.15's code on tf.io.gfile.
-
-    A list/tuple is expanded element by element; a string with a glob character (`*`, `?`, `[`)
-    is globbed, any other string is taken as one file name (not checked); no file at all raises
-    ValueError('No data files found in ...').
-    """
-    if isinstance(data_sources, (list, tuple)):
-        data_files = []
-        for source in data_sources:
-            data_files += get_data_files(source)
-    else:
-        if "*" in data_sources or "?" in data_sources or "[" in data_sources:
-            data_files = tf.io.gfile.glob(data_sources)
-        else:
-            data_files = [data_sources]
-    if not data_files:
-        raise ValueError("No data files found in %s" % (data_sources,))
-    return data_files

@@ -1,15 +1,14 @@
-"""TF 1.15's tf.contrib.lookup vocabulary tables, on current TensorFlow.
+"""tf.contrib.lookup's vocabulary tables, served by TF 2.21's own lookup ops.
 
-TF 1.15's contrib/lookup/lookup_ops.py re-exported `index_table_from_file` and
-`index_to_string_table_from_file` from tensorflow/python/ops/lookup_ops.py, which TF 2.21 still
-ships with the same code (only its error messages were reworded) but no longer exports under any
-public name; its own wrappers (`index_table_from_tensor(mapping=...)`,
-`index_to_string_table_from_tensor(mapping=...)`, the deprecated `index_to_string`,
-`string_to_index` and `string_to_index_table_from_*`) are TF 1.15's code line for line below.
+`index_table_from_file` and `index_to_string_table_from_file` are TF 2.21's
+tensorflow/python/ops/lookup_ops.py functions, which tf.contrib.lookup re-exported and TF 2.21 no
+longer exports under a public name. The rest are thin adapters onto the same module: contrib's
+`mapping=` argument (lookup_ops calls it `vocabulary_list`), and the names TF 1.15 had deprecated
+(`index_to_string`, `string_to_index`, `string_to_index_table_from_*`) spelled as calls of them.
 
-The tables are graph tables as in TF 1.15: in a TF1 graph their initializers go to the
-TABLE_INITIALIZERS collection (`tf.compat.v1.tables_initializer()`, which Estimator-style
-scaffolds run). Used by TF1 NER/text input pipelines (guillaumegenthial/tf_ner's
+The tables are graph tables: in a TF1 graph their initializers go to the TABLE_INITIALIZERS
+collection (`tf.compat.v1.tables_initializer()`, which Estimator-style scaffolds run). Used by TF1
+NER/text input pipelines (guillaumegenthial/tf_ner's
 `tf.contrib.lookup.index_table_from_file(params['words'], num_oov_buckets=1)`).
 """
 

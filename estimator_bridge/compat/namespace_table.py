@@ -287,13 +287,13 @@ MODULES = {
         doc=f"`tf.contrib.slim.{name}`: contrib.layers' {name} (the names the codemod rewrites).",
         fallbacks=("unsupported-attribute:contrib_slim",)) for name in _SLIM_LAYERS_SUBMODULES},
     "tensorflow.contrib.slim.parallel_reader": Module(
-        doc="`tf.contrib.slim.parallel_reader`: get_data_files (TF 1.15's code, compat/contrib_helpers.py).",
-        entries={"get_data_files": "compat:contrib_helpers.get_data_files"},
+        doc="`tf.contrib.slim.parallel_reader`: get_data_files (the tf-slim package's).",
+        entries={"get_data_files": "pymodule:tf_slim.data.parallel_reader:get_data_files"},
         fallbacks=("unsupported-attribute:contrib_slim",),
     ),
     "tensorflow.contrib.slim.python.slim.data.parallel_reader": Module(
         doc="`from tensorflow.contrib.slim.python.slim.data import parallel_reader` (its own module).",
-        entries={"get_data_files": "compat:contrib_helpers.get_data_files"},
+        entries={"get_data_files": "pymodule:tf_slim.data.parallel_reader:get_data_files"},
         fallbacks=("unsupported-attribute:contrib_slim",),
     ),
     "tensorflow.contrib.layers": Module(

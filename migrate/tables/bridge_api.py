@@ -43,7 +43,7 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.l2_regularizer", "compat.contrib_helpers.l1_regularizer",
     "compat.contrib_helpers.xavier_initializer",
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
-    "compat.contrib_helpers.get_data_files", "compat.contrib_helpers.filter_variables",
+    "compat.contrib_helpers.filter_variables",
     "compat.contrib_learn.replace_monitors_with_hooks",
     # tf.contrib.framework's variable functions (tf-slim's, oracle-tested)
     *(f"compat.contrib_variables.{name}" for name in (

@@ -180,10 +180,9 @@ CONTRIB = {
        for name in ("index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
                     "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
                     "string_to_index_table_from_file", "string_to_index_table_from_tensor")},
-    # TF-Slim's input helper (TF 1.15's code: glob only when the name has a glob character, ValueError
-    # when nothing is found), used by TPU input pipelines that use nothing else of slim.
-    **{f"tensorflow.contrib.slim.{path}get_data_files": Replacement(
-        "estimator_bridge.compat.contrib_helpers.get_data_files")
+    # TF-Slim's input helper (glob only when the name has a glob character, ValueError when nothing is
+    # found), used by TPU input pipelines that use nothing else of slim: the tf-slim package's.
+    **{f"tensorflow.contrib.slim.{path}get_data_files": Replacement("tf_slim.parallel_reader.get_data_files")
        for path in ("parallel_reader.", "python.slim.data.parallel_reader.")},
     # Re-exports of code TF 2.21 still ships unexported or in TensorBoard (estimator_bridge/compat/
     # contrib_reexports.py; heldout3: cloudml-samples tpu_rewrite and tpu_triplet_loss, tensorflow/kfac
