@@ -69,7 +69,7 @@ HINTS = {
     "tensorflow.estimator.inputs.pandas_input_fn": (
         "an input_fn returning tf.data.Dataset.from_tensor_slices((dict(df), labels)), shuffled, batched and "
         "repeated (pandas_input_fn fed a TF1 queue: its shuffle order is not reproduced)"),
-    "tensorflow.contrib.crf": "tfa.text.crf_log_likelihood / crf_decode (tensorflow-addons, TF <= 2.15)",
+    "tensorflow.contrib.crf": "estimator_bridge.compat.contrib_crf (the bridge's CRF: tf.contrib.crf's public functions and cells)",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
     "tensorflow.contrib.learn.datasets": "tf.keras.datasets",
     "tensorflow.contrib.recurrent": _RNN,
