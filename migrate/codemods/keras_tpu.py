@@ -54,10 +54,44 @@ Names = Callable[[cst.CSTNode], set]
 
 
 class Conversion(NamedTuple):
-    """A keras_to_tpu_model conversion rewritten above: the strategy's name and the CPU model's."""
+    """A keras_to_tpu_model conversion rewritten above: the strategy's name, the CPU model's, and
+    the block (id of its IndentedBlock or Module) the conversion's lines were written in."""
 
     strategy: str
     source: str
+    block: int
+
+
+class _Blocks(cst.CSTVisitor):
+    """For each statement line of a module: the ids of the blocks it sits in, innermost first."""
+
+    def __init__(self) -> None:
+        self.stack: list[int] = []
+        self.enclosing: dict[int, tuple[int, ...]] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.stack.append(id(node))
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        self.stack.pop()
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.stack.append(id(node))
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        self.stack.pop()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.enclosing[id(node)] = tuple(reversed(self.stack))
+
+
+def start(rewrite, module: cst.Module) -> dict:
+    """The pass's state: conversions found so far, and the blocks enclosing each statement line
+    (a strategy bound inside `if use_tpu:` is no name on the path that skips the `if`)."""
+    blocks = _Blocks()
+    if "keras_to_tpu_model" in rewrite.source_text:
+        module.visit(blocks)
+    return {"conversions": {}, "blocks": blocks.enclosing}
 
 
 def _key(node: cst.BaseExpression, names: Names) -> str | None:
@@ -177,7 +211,9 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
         lines.append(cst.parse_statement(body))
         scope = _scope_of(rewrite, original_node)
         if scope is not None and parts["target"] is not None:
-            rewrite.state[NAME][(id(scope), target)] = Conversion(strategy, model)
+            state = rewrite.state[NAME]
+            block = state["blocks"].get(id(original_node), (0,))[0]
+            state["conversions"][(id(scope), target)] = Conversion(strategy, model, block)
         if parts["target"] is None:
             lines.append(cst.parse_statement(f"return {target}\n"))
     lines[0] = lines[0].with_changes(leading_lines=original_node.leading_lines)
@@ -209,7 +245,8 @@ def compile_in_scope(rewrite, original_node: cst.SimpleStatementLine, updated_no
     refuses an optimizer created outside the model's strategy scope ("Mixing different
     tf.distribute.Strategy objects"), so the line moves into `with <strategy>.scope():`.
     """
-    converted = rewrite.state.get(NAME)
+    state = rewrite.state.get(NAME)
+    converted = state["conversions"] if state else None
     if not converted:
         return None
     target = _compile_receiver(original_node)
@@ -217,9 +254,11 @@ def compile_in_scope(rewrite, original_node: cst.SimpleStatementLine, updated_no
     conversion = converted.get((id(scope), target)) if scope is not None else None
     if conversion is None:
         return None
-    # an attribute (`self.model`) is converted behind a condition more often than not (`if use_tpu:`),
-    # and compiled after it on both paths: the model's own strategy is the converted one or the default
-    strategy = f"{target}.distribute_strategy" if "." in target else conversion.strategy
+    # a model converted behind a condition (`if use_tpu:`) and compiled after it on both paths: the
+    # strategy's name is bound on one path only, the model's own strategy (the converted one or the
+    # default) on both. An attribute (`self.model`) is converted so more often than not.
+    inside = conversion.block in state["blocks"].get(id(original_node), ())
+    strategy = conversion.strategy if inside and "." not in target else f"{target}.distribute_strategy"
     wrapper = cst.parse_statement(f"with {strategy}.scope():\n    pass\n")
     inner = updated_node.with_changes(leading_lines=())
     return wrapper.with_changes(body=wrapper.body.with_changes(body=[inner]), leading_lines=updated_node.leading_lines)
@@ -258,7 +297,7 @@ def _converted_sync_calls(rewrite, line: cst.SimpleStatementLine) -> tuple[list[
     line.visit(finder)
     if not finder.calls:
         return [], {}
-    converted = rewrite.state.get(NAME) or {}
+    converted = (rewrite.state.get(NAME) or {}).get("conversions", {})
     scope = _scope_of(rewrite, line)
     known = {}
     for call in finder.calls:
@@ -345,7 +384,7 @@ class _InputRewrite(cst.CSTTransformer):
 def inputs_in_line(rewrite, original_node: cst.SimpleStatementLine,
                    updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine | None:
     """The line with its converted models' fit/evaluate inputs through INPUT_HELPER, or None."""
-    converted = rewrite.state.get(NAME)
+    converted = (rewrite.state.get(NAME) or {}).get("conversions")
     if not converted or not any(f".{method}" in rewrite.source_text for method in INPUT_METHODS):
         return None
     scope = _scope_of(rewrite, original_node)
@@ -405,7 +444,7 @@ CODEMOD = Codemod(
     name=NAME,
     description="Turn keras_to_tpu_model/TPUDistributionStrategy into a Keras model compiled in TPUStrategy.scope().",
     order=12,
-    start=lambda rewrite, module: {},   # (id(scope), model name) -> strategy name, of conversions
+    start=start,
     leave_statement=leave_any_statement,
     leave_attribute=leave_attribute,
     claimed_by_statement=claimed_by_statement,

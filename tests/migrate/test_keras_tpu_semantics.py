@@ -126,3 +126,46 @@ def test_a_model_compiled_after_conversion_is_compiled_in_the_scope_with_tf1_ada
         assert converted.optimizer.get_config()["epsilon"] == 1e-8
         history = converted.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
     np.testing.assert_allclose(history["loss"], expected["loss"], rtol=1e-5)
+
+
+# A plain name converted behind a condition and compiled after it on both paths: the strategy's
+# name exists only where the conversion ran.
+CONVERTED_UNDER_IF = '''import tensorflow as tf
+
+
+def to_tpu(model, resolver, use_tpu):
+  if use_tpu:
+    model = tf.contrib.tpu.keras_to_tpu_model(
+        model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+  model.compile(optimizer=tf.train.AdamOptimizer(learning_rate=0.01),
+                loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                metrics=["sparse_categorical_accuracy"])
+  return model
+'''
+
+
+@pytest.mark.parametrize("use_tpu", [True, False], ids=["converted", "condition_false"])
+def test_a_name_converted_under_if_compiles_and_trains_on_both_paths(use_tpu):
+    import contextlib
+
+    import tensorflow as tf
+
+    x, y = _data()
+    original = _compiled_model(seed=0)
+    original.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=0.01, epsilon=1e-8),
+                     loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                     metrics=["sparse_categorical_accuracy"])
+    expected = original.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+
+    tf.keras.utils.set_random_seed(0)
+    uncompiled = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"),
+                                      tf.keras.layers.Dense(3)])
+    with tpu_emulation.installed(8) if use_tpu else contextlib.nullcontext():
+        to_tpu = _run_migrated(CONVERTED_UNDER_IF)
+        resolver = tf.distribute.cluster_resolver.TPUClusterResolver("t") if use_tpu else None
+        model = to_tpu(uncompiled, resolver, use_tpu)
+        assert model.distribute_strategy.num_replicas_in_sync == (8 if use_tpu else 1)
+        assert (model is uncompiled) == (not use_tpu)
+        history = model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+    np.testing.assert_allclose(history["loss"], expected["loss"], rtol=1e-5)
+    np.testing.assert_array_equal(history["sparse_categorical_accuracy"], expected["sparse_categorical_accuracy"])

@@ -176,7 +176,7 @@ def test_a_conversion_under_if_tpu_feeds_fit_and_evaluate_through_the_dataset_fu
             if model.compiled:
               tpu_model.compile_from_config(model.get_compile_config())
         if tpu:
-          with strategy.scope():
+          with tpu_model.distribute_strategy.scope():
             tpu_model.compile('sgd', 'mse')
           history = tpu_model.fit(estimator_bridge.compat.keras_tpu.tpu_model_input(get_training_dataset, tpu_model), steps_per_epoch=4, validation_data=estimator_bridge.compat.keras_tpu.tpu_model_input(get_validation_dataset, tpu_model))
           tpu_model.evaluate(x=estimator_bridge.compat.keras_tpu.tpu_model_input(get_validation_dataset, tpu_model), steps=2)
@@ -273,4 +273,40 @@ def test_an_attribute_model_converted_under_a_named_strategy():
                     self.tpu_model.set_weights(self.model.get_weights())
                     if self.model.compiled:
                         self.tpu_model.compile_from_config(self.model.get_compile_config())
+        """)
+
+
+def test_a_plain_name_converted_under_if_compiles_in_its_own_strategy_on_both_paths():
+    # `strategy` is bound inside `if use_tpu:` only: the compile after the `if` runs on both paths,
+    # so it enters the model's own strategy (TPUStrategy when converted, the default one otherwise;
+    # `with strategy.scope():` raised NameError when use_tpu was false).
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        def build(model, resolver, use_tpu):
+            if use_tpu:
+                model = tf.contrib.tpu.keras_to_tpu_model(
+                    model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+                model.compile(optimizer="sgd", loss="mse")
+            model.compile(optimizer="sgd", loss="mse")
+            return model
+        """, """
+        import tensorflow as tf
+
+        def build(model, resolver, use_tpu):
+            if use_tpu:
+                tf.config.experimental_connect_to_cluster(resolver)
+                tf.tpu.experimental.initialize_tpu_system(resolver)
+                strategy = tf.distribute.TPUStrategy(resolver)
+                cpu_model = model
+                with strategy.scope():
+                    model = tf.keras.models.clone_model(cpu_model)
+                    model.set_weights(cpu_model.get_weights())
+                    if cpu_model.compiled:
+                        model.compile_from_config(cpu_model.get_compile_config())
+                with strategy.scope():
+                    model.compile(optimizer="sgd", loss="mse")
+            with model.distribute_strategy.scope():
+                model.compile(optimizer="sgd", loss="mse")
+            return model
         """)
