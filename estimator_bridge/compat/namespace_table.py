@@ -122,8 +122,24 @@ MODULES = {
             "nn": "module:tensorflow.nn",
             "disable_v2_behavior": "compat:behavior.disable_v2_behavior",
             "disable_eager_execution": "compat:behavior.disable_eager_execution",
+            # TF 1.x's tutorial package (not shipped by TF 2): its MNIST reader, on current APIs
+            "examples": "module:tensorflow.examples",
         },
         fallbacks=("tf:compat.v1", "tf:"),
+    ),
+    # `from tensorflow.examples.tutorials.mnist import input_data`: compat/mnist_input_data.py, the
+    # module the codemod rewrites input_data to (2017-2018 MNIST Estimator/Experiment tutorials)
+    "tensorflow.examples": Module(
+        doc="TF 1.x's `tensorflow.examples` (its tutorials' MNIST reader only).",
+        entries={"tutorials": "module:tensorflow.examples.tutorials"},
+    ),
+    "tensorflow.examples.tutorials": Module(
+        doc="TF 1.x's `tensorflow.examples.tutorials` (its MNIST reader only).",
+        entries={"mnist": "module:tensorflow.examples.tutorials.mnist"},
+    ),
+    "tensorflow.examples.tutorials.mnist": Module(
+        doc="TF 1.x's `tensorflow.examples.tutorials.mnist`: `input_data` on current APIs.",
+        entries={"input_data": "pymodule:estimator_bridge.compat.mnist_input_data"},
     ),
     # `tf.nn.rnn_cell`: TF 2.21 generates tf.compat.v1.nn.rnn_cell to load through Keras 2 (tf_keras) and raise
     # under Keras 3; the TF 1.15 cells it still ships (compat/rnn_cell.py), as the codemod rewrites them

@@ -25,11 +25,15 @@ def test_the_import_goes_and_the_reader_is_the_bridges():
 
 
 @pytest.mark.oracle
-def test_the_migrated_reader_gives_tf_1_15s_batches(tmp_path):
+def test_the_migrated_reader_and_the_runner_give_tf_1_15s_batches(tmp_path):
+    """The runner serves the same reader to the unchanged import (it raised ModuleNotFoundError:
+    No module named 'tensorflow.examples'; found on a 2017 contrib.learn Experiment MNIST tutorial)."""
     migrated, _ = migrate_text(PROGRAM.read_text(), str(PROGRAM))
     path = tmp_path / PROGRAM.name
     path.write_text(migrated)
     expected = run_json(oracle_python("tf115"), PROGRAM)
     ours = run_current_json(path)
-    assert (expected.pop("tensorflow"), ours.pop("tensorflow")[0]) == ("1.15.0", "2")
+    runner = run_current_json("-m", "estimator_bridge.run", str(PROGRAM), cwd=tmp_path)
+    assert (expected.pop("tensorflow"), ours.pop("tensorflow")[0], runner.pop("tensorflow")[0]) == ("1.15.0", "2", "2")
     assert ours == expected
+    assert runner == expected
