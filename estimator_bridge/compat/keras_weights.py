@@ -10,6 +10,11 @@ the migrated program) wrote under the new name; a Keras 2 `.h5` file already on 
 weights) is read as it is (Keras 3 reads Keras 2 weight files). Objects that are not Keras 3 models (a
 tf-keras model, anything else with these methods) are called as written.
 
+Keras 2 in TF 1.x wrote a whole model (`model.save(path)`) as HDF5 whatever the name
+(`os.path.join(model_dir, 'model.hd5')`, `'model'`); Keras 3 saves only `.keras`, `.h5` and `.hdf5`
+names and raises ValueError for any other. `save_model` writes the HDF5 file Keras 3 writes for `.h5`
+under the name the program gave, as TF 1.x's Keras did.
+
 Keras 2 also accepted a float step count (`steps_per_epoch=np.ceil(n / batch)`) and ran ceil(steps)
 steps (measured on TF 1.15 and TF 2.15: 2.5 -> 3 steps in fit, evaluate and predict); Keras 3 raises
 TypeError ('float' object cannot be interpreted as an integer). `steps` gives Keras 3 that count.
@@ -63,6 +68,33 @@ def save_weights(model, filepath, *args, **kwargs):
     if isinstance(filepath, (str, os.PathLike)):
         _written[os.fspath(filepath)] = os.fspath(target)
     return model.save_weights(target, **keras2)
+
+
+KERAS3_MODEL_SUFFIXES = (".keras",) + KERAS2_H5_SUFFIXES
+# Keras 2 (TF 1.x) save's parameters after filepath; Keras 3 takes overwrite and include_optimizer
+# (for HDF5) and refuses the rest: signatures and options only concern SavedModels.
+_KERAS2_SAVE_PARAMETERS = ("overwrite", "include_optimizer", "save_format", "signatures", "options")
+
+
+def save_model(model, filepath, *args, **kwargs):
+    """`model.save(filepath, overwrite=True, include_optimizer=True, save_format=None, ...)` as TF 1.x's
+    Keras took it: HDF5 under any name. A Keras 3 model and a path Keras 3 refuses (not `.keras`, `.h5`,
+    `.hdf5`) with save_format None or 'h5': written as `<path>.h5` by Keras 3, then renamed to the path
+    (replacing a file there: Keras 2's `overwrite=False` prompt is not asked).
+    Anything else (other objects' `save`, names Keras 3 takes, `save_format='tf'`) is called as written."""
+    keras2 = dict(zip(_KERAS2_SAVE_PARAMETERS, args))
+    keras2.update(kwargs)
+    if (not _is_keras3_model(model) or not isinstance(filepath, (str, os.PathLike))
+            or os.fspath(filepath).endswith(KERAS3_MODEL_SUFFIXES) or len(args) > len(_KERAS2_SAVE_PARAMETERS)
+            or keras2.get("save_format") not in (None, "h5") or keras2.get("signatures") is not None):
+        return model.save(filepath, *args, **kwargs)
+    import tensorflow as tf
+
+    target = os.fspath(filepath)
+    staged = target + ".h5"
+    model.save(staged, overwrite=True, include_optimizer=keras2.get("include_optimizer", True))
+    tf.io.gfile.rename(staged, target, overwrite=True)
+    return None
 
 
 def keras3_weights_to_load(filepath):

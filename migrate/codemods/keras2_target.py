@@ -19,7 +19,7 @@ from migrate.tables.entries import Replacement
 ROOT = "keras"
 TARGET = "tf_keras"
 # Codemods of the default pipeline that only make Keras 2 code run on Keras 3 (tf-keras runs it as is).
-KERAS3_ONLY = frozenset({"KerasCompileOptimizers", "KerasRemovedMethods", "KerasTensorSchedules", "KerasMetricsNames",
+KERAS3_ONLY = frozenset({"KerasCompileOptimizers", "KerasRemovedMethods", "KerasModelSaveName", "KerasTensorSchedules", "KerasMetricsNames",
                          "KerasArgumentSpellings"})
 
 
