@@ -137,6 +137,19 @@ def migrate_tree(root: Path, out_dir: Path, *, log: Path | None = None) -> Path:
     return out_dir / root.name
 
 
+def _ignored_in_copy(work_dir: Path):
+    """copytree's `ignore`: VCS and cache folders, and verify's own work folder when the user put
+    it inside the program's folder (copying it into itself would recurse until names are too long)."""
+    patterns = shutil.ignore_patterns(".git", "__pycache__", ".ipynb_checkpoints")
+    work = work_dir.resolve()
+
+    def ignored(folder: str, names: list[str]) -> set[str]:
+        skipped = set(patterns(folder, names))
+        return skipped | {name for name in names if (Path(folder) / name).resolve() == work}
+
+    return ignored
+
+
 def overridden_tree(program: Program, work_dir: Path) -> Path:
     """The program's source root with the overrides applied to its notebook or script (the other
     files linked, not copied): what the migrated side migrates. An override is written against the
@@ -149,7 +162,7 @@ def overridden_tree(program: Program, work_dir: Path) -> Path:
     if not staging.exists():
         staging.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(root, staging, copy_function=os.symlink, ignore_dangling_symlinks=True,
-                        ignore=shutil.ignore_patterns(".git", "__pycache__", ".ipynb_checkpoints"))
+                        ignore=_ignored_in_copy(work_dir))
     copy = staging / script.relative_to(root)
     copy.unlink(missing_ok=True)
     text = script.read_text(encoding="utf-8")

@@ -195,3 +195,20 @@ def test_overrides_are_applied_to_the_original_before_it_is_migrated(tmp_path):
     strategy, weights = json.loads(completed.stdout.strip().splitlines()[-1])
     assert weights == f"{model_dir}/sine.h5"
     assert strategy == type(__import__("tensorflow").distribute.get_strategy()).__name__
+
+
+def test_a_work_folder_inside_the_notebook_s_folder_is_left_out_of_the_overridden_copy(tmp_path):
+    # `verify nb.ipynb --work-dir runs` next to the notebook: the migrated side's overridden copy of
+    # the notebook's folder copied the work folder into itself, recursively, until
+    # "[Errno 36] File name too long" (found on tensorflow/tpu's iris Keras notebook).
+    from verify.sides import overridden_tree
+
+    path = _notebook(tmp_path, "x = 1")
+    (tmp_path / "helper.py").write_text("y = 2\n")
+    work_dir = tmp_path / "runs"
+    (work_dir / "oracle").mkdir(parents=True)
+    (work_dir / "oracle" / "events").write_text("")
+    program = Program(script=path, args=(), notebook=NotebookOverrides(after=(("x", "x = 3"),)))
+    staging = overridden_tree(program, work_dir)
+    assert sorted(p.name for p in staging.iterdir()) == ["colab.ipynb", "helper.py"]
+    assert "x = 3" in (staging / "colab.ipynb").read_text()
