@@ -521,12 +521,15 @@ def test_v1_summaries_in_a_plain_estimator_model_fn(tmp_path):
     for side in results.values():
         assert side.returncode == 0 and side.result is not None, side.stderr[-3000:]
     oracle = results["oracle"].result["summaries"]
-    assert {"1", "8", "11"} <= set(oracle["accuracy_1"]), oracle["accuracy_1"]
+    # The oracle's later labels are the race's outcome (a run beside another test under load gave
+    # 1, 4, 7, 8, 10): only its first write is fixed; the values are compared where both wrote.
+    assert "1" in oracle["accuracy_1"], oracle["accuracy_1"]
     for side in ("runner", "migrated"):
         ours = results[side].result["summaries"]
         assert {tag: sorted(series, key=int) for tag, series in ours.items()} == {
             tag: ["1", "4", "7", "8", "11"] for tag in oracle}, side
         common = sorted(set(oracle["accuracy_1"]) & set(ours["accuracy_1"]), key=int)
+        assert len(common) >= 3, (oracle["accuracy_1"], side)
         _series_close(ours, {tag: {step: series[step] for step in common if step in series}
                              for tag, series in oracle.items()}, side, steps=common)
 
