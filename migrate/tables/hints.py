@@ -234,8 +234,10 @@ HINTS = {
         "Keras model itself: estimator.train(input_fn, steps=N) -> model.fit(input_fn(), steps_per_epoch=N, "
         "epochs=1); estimator.evaluate(input_fn, steps=M) -> model.evaluate(input_fn(), steps=M, "
         "return_dict=True); estimator.predict(input_fn) -> model.predict(input_fn()); model_dir's checkpoints "
-        "-> keras.callbacks.ModelCheckpoint(filepath, save_weights_only=True) (input_fn's features keyed by "
-        "the model's input names, as model_to_estimator required; on TPU build and compile the model in "
+        "-> keras.callbacks.ModelCheckpoint(filepath, save_weights_only=True) (input_fn's features are the dict "
+        "model_to_estimator required, keyed by the model's input names: a functional model takes it as is, a "
+        "Sequential model on Keras 3 only its one tensor, dataset.map(lambda features, labels: "
+        "(features['INPUT_NAME'], labels)); on TPU build and compile the model in "
         "tf.distribute.TPUStrategy(resolver).scope())"),
     # Keras 3 removed the global learning phase.
     "keras.backend.set_learning_phase": "Keras 3 has no global learning phase, so delete the call. What the program "
