@@ -10,7 +10,7 @@ from migrate.tables.rnn_cells import RNN_CELLS
 
 CODEMOD = Codemod(
     name="RnnCellsToBridge",
-    description="Replace tf.nn.rnn_cell / tf.contrib.rnn cells and tf.contrib.crf by TF 1.15's code in estimator_bridge.compat.",
+    description="Replace tf.nn.rnn_cell / tf.contrib.rnn cells and tf.contrib.crf by the bridge's own implementations in estimator_bridge.compat.",
     order=22,
     table=RNN_CELLS,
 )
