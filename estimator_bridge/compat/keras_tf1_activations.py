@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 def hard_sigmoid(x):
-    """TF 1.15's `keras.backend.hard_sigmoid`, op for op: x * 0.2 + 0.5, clipped to [0, 1]."""
+    """TF 1.15's `keras.backend.hard_sigmoid`: x * 0.2 + 0.5, clipped to [0, 1], in that order."""
     import tensorflow as tf
 
     x = tf.convert_to_tensor(x)

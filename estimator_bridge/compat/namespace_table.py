@@ -31,7 +31,7 @@ from migrate.tables.aliases import CANONICAL_PREFIXES as CODEMOD_ALIASES
 from migrate.tables.contrib import CONTRIB as CODEMOD_CONTRIB
 from migrate.tables.contrib import SAME_OBJECT_IN_COMPAT_V1, SLIM_NETS
 from migrate.tables.contrib_metrics import DELEGATED as METRICS_DELEGATED
-from migrate.tables.contrib_metrics import PORTED as METRICS_PORTED
+from migrate.tables.contrib_metrics import FROM_TF_SLIM as METRICS_FROM_TF_SLIM
 from migrate.tables.entries import Replacement
 from migrate.tables.layers import LAYERS as CODEMOD_LAYERS
 from migrate.tables.rnn_cells import CORE_CELLS as RNN_CORE_CELLS
@@ -327,8 +327,8 @@ MODULES = {
         fallbacks=("unsupported-attribute:contrib_layers",),
     ),
     "tensorflow.contrib.metrics": Module(
-        doc="`tf.contrib.metrics`: TF 1.15's streaming metrics (compat/contrib_metrics.py).",
-        entries={name: f"compat:contrib_metrics.{name}" for name in (*METRICS_DELEGATED, *METRICS_PORTED)},
+        doc="`tf.contrib.metrics`: the streaming metrics with TF 1.15's signatures (compat/contrib_metrics.py).",
+        entries={name: f"compat:contrib_metrics.{name}" for name in (*METRICS_DELEGATED, *METRICS_FROM_TF_SLIM)},
         fallbacks=("unsupported-attribute:contrib_metrics",),
     ),
     "tensorflow.contrib.summary": Module(
@@ -376,8 +376,8 @@ MODULES = {
         fallbacks=("unsupported-attribute:contrib_framework",),
     ),
     "tensorflow.contrib.training": Module(
-        doc="`tf.contrib.training`: HParams, the checkpoint waiters (TF 1.15's contrib copies "
-            "of tf.train.checkpoints_iterator, line for line), and create_train_op with its "
+        doc="`tf.contrib.training`: HParams, the checkpoint waiters (TF 2.21's checkpoint_utils "
+            "functions, which TF 1.15's contrib duplicated), and create_train_op with its "
             "gradient helpers (tf-slim's, compat/contrib_training.py).",
         entries={"HParams": "compat:contrib_helpers.HParams",
                  **_TRAIN_OP_ENTRIES,

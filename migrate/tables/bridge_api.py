@@ -6,7 +6,7 @@ each name with `hasattr` against the installed bridge (and lists the ones not sh
 
 from migrate.tables.contrib import CONTRIB_LAYERS
 from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
-from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
+from migrate.tables.contrib_metrics import FROM_TF_SLIM as _METRICS_FROM_TF_SLIM
 from migrate.tables.rnn_cells import CONTRIB_WRAPPERS as _RNN_CONTRIB_WRAPPERS
 from migrate.tables.rnn_cells import BLOCK_CELLS as _RNN_BLOCK_CELLS
 from migrate.tables.rnn_cells import CORE_CELLS as _RNN_CORE_CELLS
@@ -70,7 +70,7 @@ BRIDGE_API = frozenset({
     "compat.keras2_utils.print_summary", "compat.tpu_system.initialize_tpu_system",
     # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)
     "compat.contrib_tpu.device_assignment",
-    # tf.contrib optimizer wrappers (TF 1.15's code on tf.compat.v1.train, oracle-tested)
+    # tf.contrib's optimizers (our tf.compat.v1.train optimizers on TF's kernels, oracle-tested)
     "compat.contrib_optimizers.clip_gradients_by_norm", "compat.contrib_optimizers.LazyAdamOptimizer",
     "compat.contrib_optimizers.NadamOptimizer", "compat.contrib_optimizers.LARSOptimizer",
     # tf.contrib.image's projective transforms (on the core kernel, oracle-tested)
@@ -88,7 +88,7 @@ BRIDGE_API = frozenset({
         "create_train_op", "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
         "multiply_gradients")),
     # tf.contrib.metrics (TF 1.15's streaming metrics, oracle-tested)
-    *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)),
+    *(f"compat.contrib_metrics.{name}" for name in (*_METRICS_DELEGATED, *_METRICS_FROM_TF_SLIM)),
     # tf.nn.rnn_cell / tf.contrib.rnn cells (the TF 1.15 cells TF 2.21 ships; contrib's wrappers implemented; oracle-tested)
     *(f"compat.rnn_cell.{name}" for name in (*_RNN_CORE_CELLS, *_RNN_CONTRIB_WRAPPERS, "LayerRNNCell")),
     # tf.contrib.crf (the bridge's CRF on TF 2.21's ops, oracle-tested)

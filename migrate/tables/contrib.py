@@ -6,7 +6,7 @@ elsewhere they map to `tf.data.experimental` where TensorFlow still has them.
 """
 
 from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
-from migrate.tables.contrib_metrics import PORTED as _METRICS_PORTED
+from migrate.tables.contrib_metrics import FROM_TF_SLIM as _METRICS_FROM_TF_SLIM
 from migrate.tables.entries import Replacement, Unsupported
 
 # tf.contrib.data names that tf.data.experimental still provides (TF 2.21).
@@ -162,8 +162,8 @@ CONTRIB = {
     "tensorflow.contrib.summary.never_record_summaries": Replacement("tensorflow.summary.record_if", default_args=("False",)),
     "tensorflow.contrib.summary.all_summary_ops": Replacement("tensorflow.compat.v1.summary.all_v2_summary_ops"),
     "tensorflow.contrib.summary.initialize": Replacement("tensorflow.compat.v1.summary.initialize"),
-    # No TensorFlow equivalent: estimator_bridge's reimplementations of TF 1.15's code (same
-    # formulas and op order, bit-identical: tests/estimator_bridge/test_compat_contrib.py). Xavier
+    # No TensorFlow equivalent: estimator_bridge's own helpers with TF 1.15's formulas and op order
+    # (bit-identical: tests/estimator_bridge/test_compat_contrib.py). Xavier
     # went to glorot_uniform_initializer before: the same draw when uniform, but contrib's
     # truncated normal (stddev sqrt(1.3 / n)) has no TF 2 spelling, so `uniform=False` and the
     # positional `xavier_initializer(True, 7)` stayed tf.contrib (MIG201; the migrated file broke).
@@ -274,8 +274,8 @@ CONTRIB = {
     # TF 2 renamed nest's is_sequence to is_nested (the same C++ check: lists, tuples, dicts,
     # namedtuples, attrs; not strings, sets or tensors; measured on TF 1.15 and 2.21).
     "tensorflow.contrib.framework.nest.is_sequence": Replacement("tensorflow.nest.is_nested"),
-    # contrib.framework's checkpoint utilities: TF 1.15's code is line for line tf.train's (checkpoint_utils),
-    # only the parameter names differ.
+    # contrib.framework's checkpoint utilities: in TF 1.15 they were tf.train's (checkpoint_utils) under
+    # other parameter names.
     "tensorflow.contrib.framework.list_variables": Replacement(
         "tensorflow.train.list_variables", rename_kwargs={"checkpoint_dir": "ckpt_dir_or_file"}),
     "tensorflow.contrib.framework.load_checkpoint": Replacement(
@@ -284,10 +284,10 @@ CONTRIB = {
         "tensorflow.train.load_variable", rename_kwargs={"checkpoint_dir": "ckpt_dir_or_file"}),
     # TF 1.15: tf.contrib.eager.in_eager_mode is tf.executing_eagerly (the same function object).
     "tensorflow.contrib.eager.in_eager_mode": Replacement("tensorflow.executing_eagerly"),
-    # tf.contrib.metrics: TF 1.15's streaming metrics in the bridge, with contrib's parameter order
-    # (tf.compat.v1.metrics puts labels first) and its own arithmetic (covariance, Pearson, concat, F1).
+    # tf.contrib.metrics: the bridge's wrappers over tf.compat.v1.metrics in contrib's parameter order
+    # (tf.compat.v1.metrics puts labels first), and tf-slim's covariance, Pearson, concat and F1.
     **{f"tensorflow.contrib.metrics.{name}": Replacement(f"estimator_bridge.compat.contrib_metrics.{name}")
-       for name in (*_METRICS_DELEGATED, *_METRICS_PORTED)},
+       for name in (*_METRICS_DELEGATED, *_METRICS_FROM_TF_SLIM)},
     # arg_scope/add_arg_scope: tf-slim's (no TF 2 equivalent). The
     # deep paths: `from tensorflow.contrib.framework.python.ops import arg_scope` named the
     # function (ops/__init__ star-imports it over the submodule), as does `...ops.arg_scope.arg_scope`.
@@ -306,21 +306,22 @@ CONTRIB = {
     # (the same code; the rest of contrib.distributions moved to TensorFlow Probability: MIG301).
     **{f"tensorflow.contrib.distributions.{name}": Replacement(f"tensorflow.compat.v1.distributions.{name}")
        for name in _CORE_DISTRIBUTIONS},
-    # contrib.framework.get_name_scope: the default graph's name scope (TF 1.15's code in the bridge;
+    # contrib.framework.get_name_scope: the default graph's name scope (a one-line helper of the bridge;
     # tf.get_current_name_scope differs in eager code).
     "tensorflow.contrib.framework.get_name_scope": Replacement("estimator_bridge.compat.contrib_helpers.get_name_scope"),
     # tf.contrib.framework.CriticalSection (TF 1.6-1.13) became tf.CriticalSection (the same class,
     # critical_section_ops.CriticalSection), which TF 2.21 has.
     "tensorflow.contrib.framework.CriticalSection": Replacement("tensorflow.CriticalSection"),
-    # Optimizer wrappers without a TensorFlow equivalent: TF 1.15's code in the bridge, on tf.compat.v1.train.
+    # Optimizers without a TensorFlow equivalent: the bridge's own tf.compat.v1.train optimizers on TF's
+    # update kernels (oracle fixtures contrib/contrib_equivalents, contrib/nadam).
     "tensorflow.contrib.estimator.clip_gradients_by_norm": Replacement(
         "estimator_bridge.compat.contrib_optimizers.clip_gradients_by_norm"),
     "tensorflow.contrib.opt.LazyAdamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LazyAdamOptimizer"),
     "tensorflow.contrib.opt.NadamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.NadamOptimizer"),
     # LARS (large-batch TPU ResNets; heldout4: MLPerf v0.6 resnet lars_util.py): no TensorFlow, Keras or
-    # tensorflow-addons equivalent; TF 1.15's code in the bridge (oracle fixture contrib/lars).
+    # tensorflow-addons equivalent; the bridge's own (oracle fixture contrib/lars).
     "tensorflow.contrib.opt.LARSOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LARSOptimizer"),
-    # contrib.image's projective transforms: TF 1.15's Python over the kernel TF 2.21 has as
+    # contrib.image's projective transforms: the bridge's own, over the kernel TF 2.21 has as
     # tf.raw_ops.ImageProjectiveTransformV2 (compat/contrib_image.py; tensorflow/moonlight glyph_patches.py,
     # heldout3; tensorflow/lucid optvis/transform.py, heldout4; oracle fixture contrib/contrib_image).
     **{f"tensorflow.contrib.image.{name}": Replacement(f"estimator_bridge.compat.contrib_image.{name}")

@@ -40,6 +40,6 @@ DELEGATED = {
     "streaming_mean_iou": ("mean_iou", "predictions labels num_classes weights=None metrics_collections=None updates_collections=None name=None"),
 }
 
-# The functions with their own code in TF 1.15, reproduced in contrib_metrics.py.
-PORTED = ("streaming_covariance", "streaming_pearson_correlation", "streaming_concat", "f1_score",
-          "aggregate_metrics", "aggregate_metric_map")
+# The functions with code of their own in TF 1.15's contrib: served from tf-slim (tf_slim.metrics).
+FROM_TF_SLIM = ("streaming_covariance", "streaming_pearson_correlation", "streaming_concat", "f1_score",
+                "aggregate_metrics", "aggregate_metric_map")

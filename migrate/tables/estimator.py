@@ -30,7 +30,8 @@ ESTIMATOR = {
     # TF 1.15's AsyncCheckpointSaverHook takes CheckpointSaverHook's arguments and writes the same
     # checkpoints at the same steps, from a thread; the bridge saves at loop boundaries itself.
     "tensorflow.contrib.tpu.AsyncCheckpointSaverHook": Replacement("estimator_bridge.CheckpointSaverHook"),
-    # A private helper TPU scripts import from tensorflow.python.estimator.estimator (TF 1.15's code).
+    # A private helper of TF 1.15's tensorflow.python.estimator.estimator that TPU scripts import
+    # (the bridge's own few lines, compat/contrib_helpers.py).
     **{f"{prefix}._load_global_step_from_checkpoint_dir": Replacement(
         "estimator_bridge.compat.contrib_helpers.load_global_step_from_checkpoint_dir")
        for prefix in ("tensorflow.estimator", "tensorflow.estimator.python.estimator.estimator")},

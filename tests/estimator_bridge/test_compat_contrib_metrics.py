@@ -17,7 +17,7 @@ import pytest
 import tensorflow as tf
 
 from estimator_bridge.compat import contrib_metrics
-from migrate.tables.contrib_metrics import DELEGATED, PORTED
+from migrate.tables.contrib_metrics import DELEGATED, FROM_TF_SLIM
 from tests.support.oracles import oracle_python, run_json
 
 tf1 = tf.compat.v1
@@ -31,7 +31,7 @@ SIGNATURES_IN_TF115 = textwrap.dedent("""
 
 
 def test_every_table_name_is_served():
-    assert contrib_metrics.SUPPORTED == tuple(sorted(DELEGATED)) + PORTED
+    assert contrib_metrics.SUPPORTED == tuple(sorted(DELEGATED)) + FROM_TF_SLIM
     for name in contrib_metrics.SUPPORTED:
         assert callable(getattr(contrib_metrics, name)), name
 

@@ -86,7 +86,7 @@ def test_train_op_is_the_loss_after_update_ops_and_apply_gradients():
 def test_in_a_traced_function_the_collection_is_compared_by_identity():
     """Where the bridge builds model_fns (a FuncGraph), TF 2's `==` on tensors is elementwise:
     TF 1.15's `if train_op not in train_ops` would compare the loss Tensor with the Operation
-    apply_gradients just collected and raise. TF 1.x compared by identity, as the port does.
+    apply_gradients just collected and raise. TF 1.x compared by identity, as the bridge's does.
     (A second v1 train op in the same traced graph still fails, in TF's own
     Optimizer.apply_gradients, which checks the collection the same naive way.)"""
     x = tf.Variable(3.0)

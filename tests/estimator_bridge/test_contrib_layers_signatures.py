@@ -1,7 +1,7 @@
-"""Every tf.contrib.layers function the bridge ports has TF 1.15's signature.
+"""Every tf.contrib.layers function the bridge serves has TF 1.15's signature.
 
 Legacy code passes contrib's arguments positionally (`batch_norm(x, 0.9, True, True, 1e-5)`,
-`separable_conv2d(x, None, 3, 1)`) and through arg_scope by name, so the ports in
+`separable_conv2d(x, None, 3, 1)`) and through arg_scope by name, so the functions
 compat/contrib_layers.py, contrib_batch_norm.py and contrib_helpers.layer_norm must keep TF 1.15's
 parameter names, order, kinds and literal defaults (objects such as initializers and activations
 are compared as "an object"; their behaviour is what the oracle fixtures check). TF 1.15's side is

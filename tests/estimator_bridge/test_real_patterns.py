@@ -59,7 +59,7 @@ RTOL_OF = {"conv2d/bias": 3e-6, "batch_normalization/beta": 3e-6,
            # over every voxel): Adam-type steps (m / sqrt(v)) pass the convolution kernels'
            # rounding through. Measured on the runner (2026-11-27): up to 6.0e-6 (Conv_2/weights)
            # and 1.7e-6 (Conv_3/biases); the same model with TF's own AdamOptimizer on both
-           # sides (no ported code in the step) differs by up to 3.6e-6, with oneDNN off too.
+           # sides (no contrib optimizer in the step) differs by up to 3.6e-6, with oneDNN off too.
            # Losses, InstanceNorm parameters and the beta powers within 1e-6. Held to 1e-5 there.
            **{f"unet/base//{layer}/{weight}": 1e-5 for layer in (
                "Conv", "Conv_1", "Conv_2", "Conv_3", "Conv3d_transpose")

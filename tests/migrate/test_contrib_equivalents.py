@@ -37,7 +37,7 @@ partitioned table with max_norm: within rtol 1e-6 of TF 1.15 (measured: equal).
 
 Fixture contrib/softmax_xla_filter (heldout3: google/dopamine's tf.contrib.layers.softmax ->
 tf.nn.softmax on 2-D and 3-D logits, tf.contrib.compiler.xla.compile -> tf.compat.v1.xla.experimental.compile
-(the same object in TF 1.15), tensorflow/moonlight's filter_variables -> the bridge's port): probabilities
+(the same object in TF 1.15), tensorflow/moonlight's filter_variables -> the bridge's own): probabilities
 and the compiled product within rtol 1e-6, the filtered variable names and the static shape equal.
 
 Fixture contrib/contrib_layers (tensorflow/tpu models/official/unet3d's conv3d, instance_norm,

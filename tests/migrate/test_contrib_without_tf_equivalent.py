@@ -1,5 +1,5 @@
 """tf.contrib helpers TensorFlow has no equivalent for (HParams, the exact l2_regularizer and
-variance_scaling_initializer) migrate to estimator_bridge's reimplementations of TF 1.15's code."""
+variance_scaling_initializer) migrate to estimator_bridge's own implementations with TF 1.15's arithmetic."""
 
 import numpy as np
 

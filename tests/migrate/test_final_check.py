@@ -368,7 +368,7 @@ def test_tf_slim_is_the_tf_slim_package_networks_included():
 
 
 def test_an_unsupported_name_with_a_known_replacement_names_it_in_the_hint():
-    # (was tf.contrib.crf's tfa hint: contrib.crf is TF 1.15's code in the bridge since heldout5)
+    # (was tf.contrib.crf's tfa hint: contrib.crf is served by the bridge since heldout5)
     source = "import tensorflow as tf\nopt = tf.contrib.opt.extend_with_decoupled_weight_decay(tf.train.AdamOptimizer)\n"
     _, [finding] = migrate_text(source, "module.py")
     assert finding.code == "MIG301" and finding.hint.startswith("tfa.optimizers.extend_with_decoupled_weight_decay")

@@ -5,7 +5,7 @@ Fixture contrib/rnn_block_cells (heldout5: tensorpack's Char-RNN MultiRNNCell of
 tensorflow/magenta, google-research/planet, deepmind/scalable_agent; peepholes, cell clipping, a fused cell
 on time-major input with sequence lengths): `compute()` runs on TF 1.15 as written and on current TensorFlow
 migrated. Variable names and shapes equal; outputs, states, three GradientDescent losses (through the
-LSTMBlockCell/GRUBlockCell gradients registered by the port and BlockLSTM's registered by TF) and the trained
+LSTMBlockCell/GRUBlockCell gradients registered by the bridge and BlockLSTM's registered by TF) and the trained
 variables within rtol 1e-6 (measured 2026-11-27: 1.2e-7 absolute on O(1) outputs, 9.5e-7 on losses of 9).
 """
 
