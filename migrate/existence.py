@@ -1,10 +1,11 @@
-"""Does a dotted TensorFlow or estimator_bridge name exist on the target? Pure lookups, no imports.
+"""Does a dotted TensorFlow, estimator_bridge or tf_slim name exist on the target? Pure lookups, no imports.
 
 TensorFlow names are answered from the generated table `tables/tf_api.py` (the public API of the
 TensorFlow the project targets, walked live, and the top-level names of its internal modules
 read from source): the codemod never imports TensorFlow. `estimator_bridge` names are answered
 from the bridge's own source files (the bridge ships with the codemod), read with `ast`, so the
-answer follows the bridge as it changes.
+answer follows the bridge as it changes; `tf_slim` names (the codemod's target for tf.contrib.slim)
+from the installed tf-slim's source, the same way.
 
 A name resolves while each part is a module's member; once a part is a public class, the next
 part must be one of its attributes (its own or a base class's: `tf.optimizers.Optimizer.
@@ -248,9 +249,82 @@ def bridge_name(dotted: str) -> Verdict:
     return FOUND
 
 
+@functools.lru_cache(maxsize=4)
+def _package_root(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)  # finds, does not import
+    return Path(spec.origin).parent if spec is not None and spec.origin else None
+
+
+def _source(root: Path, parts: list[str]) -> Path | None:
+    target = root.joinpath(*parts)
+    for source in (target / "__init__.py", target.with_suffix(".py")):
+        if source.is_file():
+            return source
+    return None
+
+
+def _listed_all(path: Path) -> frozenset[str] | None:
+    """A module's `__all__` when it is a literal list of strings, else None."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                and isinstance(node.value, (ast.List, ast.Tuple))
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts)):
+            return frozenset(e.value for e in node.value.elts)
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _package_names(path: Path, package: str, depth: int = 0) -> frozenset[str]:
+    """What module `path` of `package` binds, with what its `from <package>.x import *` lines bring
+    (x's literal `__all__`, else its public names): tf-slim builds its namespaces that way."""
+    names = set(_module_names(path))
+    root = _package_root(package)
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return frozenset(names)
+    for node in tree.body:
+        if (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and root is not None and depth < 6
+                and node.module.split(".")[0] == package and any(alias.name == "*" for alias in node.names)):
+            source = _source(root, node.module.split(".")[1:])
+            if source is not None:
+                names |= _listed_all(source) or {name for name in _package_names(source, package, depth + 1)
+                                                 if not name.startswith("_")}
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=1024)
+def package_name(dotted: str) -> Verdict:
+    """Whether `dotted` exists in the installed pure-Python package it starts with (`tf_slim.nets.vgg`),
+    read from its source: modules by file, names by what each module binds; past the first name
+    that is not a module, the rest is that object's business."""
+    parts = dotted.split(".")
+    root = _package_root(parts[0])
+    if root is None:
+        return FOUND  # not installed here: never report what cannot be checked
+    for index in range(1, len(parts)):
+        if _source(root, parts[1:index + 1]) is not None:
+            continue
+        names = _package_names(_source(root, parts[1:index]), parts[0])
+        if parts[index] in names or "__getattr__" in names or _is_dunder(parts[index]):
+            return FOUND
+        return Verdict(False, ".".join(parts[:index + 1]), f"not in {parts[0]}")
+    return FOUND
+
+
+# Packages the codemod writes names of besides TensorFlow and the bridge (tf-slim for tf.contrib.slim).
+PACKAGES = ("tf_slim",)
+
+
 def exists(dotted: str) -> Verdict:
-    """The verdict for a TensorFlow (`tensorflow...`, `tensorflow_estimator...`) or bridge name."""
+    """The verdict for a TensorFlow (`tensorflow...`, `tensorflow_estimator...`), bridge or PACKAGES name."""
     top = dotted.split(".")[0]
+    if top in PACKAGES:
+        return package_name(dotted)
     if top == "tensorflow":
         return tensorflow_name(dotted)
     if top == "tensorflow_estimator":

@@ -1,9 +1,9 @@
-"""The last pass: every TensorFlow / estimator_bridge name the OUTPUT still contains must exist.
+"""The last pass: every TensorFlow / estimator_bridge / tf_slim name the OUTPUT still contains must exist.
 
 The rewrites only know the names their tables list; anything else a file uses (a module that went
 with TF 2, a private internal that moved, `tf.compat.v1.layers` that needs Keras 2) would be
 written out silently broken. This pass reads the migrated text with `ast` (cheap), follows every
-reference rooted at an import of `tensorflow`, `tensorflow_estimator` or `estimator_bridge`, and
+reference rooted at an import of `tensorflow`, `tensorflow_estimator`, `estimator_bridge` or `tf_slim`, and
 asks `existence` about it:
 - an import line that names something missing is an ERROR (MIG306) on that line: the module
   raises ImportError there and nothing in it runs, whatever later line uses the name (inside a
@@ -24,14 +24,14 @@ from collections import deque
 from dataclasses import dataclass
 
 from migrate import call_bound_tf
-from migrate.existence import Verdict, exists
+from migrate.existence import PACKAGES, Verdict, exists
 from migrate.findings import Finding, Location, Severity
 from migrate.forks import fork_findings
 from migrate.resolve import canonical, longest_prefix
 from migrate.tables.contrib import UNSUPPORTED
 from migrate.tables.hints import hint_for
 
-ROOTS = ("tensorflow", "tensorflow_estimator", "estimator_bridge")
+ROOTS = ("tensorflow", "tensorflow_estimator", "estimator_bridge", *PACKAGES)
 _DEFINES_TPU_ESTIMATOR = re.compile(r"\bclass\s+TPUEstimator\b")
 TARGET = "TensorFlow 2.21"
 # Findings about a whole package, given once per file at its first use (codemods/findings_collector.py):
@@ -313,8 +313,13 @@ def _reason(verdict: Verdict) -> str:
     if "keras" in verdict.reason.lower():
         return f"`{_display(verdict.missing)}` is served by Keras 2 (the tf_keras package), which {TARGET} with " \
                f"Keras 3 does not provide"
-    where = "estimator_bridge" if verdict.missing.startswith("estimator_bridge") else TARGET
-    return f"`{_display(verdict.missing)}` does not exist in {where}"
+    return f"`{_display(verdict.missing)}` does not exist in {_home(verdict.missing)}"
+
+
+def _home(name: str) -> str:
+    """Where a name was looked for: the bridge, a package the codemod writes to, or TensorFlow."""
+    top = name.split(".")[0]
+    return top if top == "estimator_bridge" or top in PACKAGES else TARGET
 
 
 def _what(ref: Reference, verdict: Verdict) -> str:
@@ -324,7 +329,7 @@ def _what(ref: Reference, verdict: Verdict) -> str:
     if _display(ref.name) != ref.spelled:  # through an alias (`ops.IndexedSlices`): say which name it is
         spelled += f" (`{_display(ref.name)}`)"
     if verdict.missing == ref.name and "keras" not in verdict.reason.lower():
-        return f"{spelled} does not exist in {TARGET}"
+        return f"{spelled} does not exist in {_home(verdict.missing)}"
     return f"{spelled}: {_reason(verdict)}"
 
 
@@ -357,7 +362,7 @@ def check(original: str, output: str, existing: list[Finding] | tuple[Finding, .
     """Findings for names in `output` that do not exist, located in `original`'s lines.
 
     `tree`: CPython's tree of `output` when the caller has it (None: it does not parse)."""
-    if "tensorflow" not in output and "estimator_bridge" not in output and not call_bound_tf.candidate(output):
+    if not any(root in output for root in ROOTS) and not call_bound_tf.candidate(output):
         return []
     if tree is _PARSE:
         try:

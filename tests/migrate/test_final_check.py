@@ -19,6 +19,7 @@ from bench.corpus_audit import resolves
 from migrate.engine import migrate_text
 from migrate.existence import exists
 from migrate.findings import Severity
+from migrate.tables.contrib import CONTRIB
 from migrate.tables.hints import hint_for
 
 
@@ -202,6 +203,34 @@ def test_assigning_an_attribute_needs_only_its_owner_to_exist():
 def test_a_name_the_bridge_does_not_have_is_reported():
     assert codes("import estimator_bridge\nestimator_bridge.NoSuchThing()\n") == [(2, "MIG305")]
     assert codes("from estimator_bridge.layers import no_such_layer\n") == [(1, "MIG306")]
+
+
+def test_a_name_the_codemod_writes_under_tf_slim_that_tf_slim_lacks_is_reported():
+    # tf.contrib.slim's names are rewritten under tf_slim by prefix (`slim.losses.X` ->
+    # `tf_slim.losses.X`): a name tf-slim does not have was written out unchecked, and the migrated
+    # program raised AttributeError when it reached it.
+    before = ("import tensorflow as tf\n"
+              "slim = tf.contrib.slim\n"
+              "\n"
+              "def loss(x):\n"
+              "  return slim.losses.no_such_loss(x)\n")
+    assert findings_of(before) == [
+        (5, "MIG305", "`tf_slim.losses.no_such_loss` does not exist in tf_slim; this line raises AttributeError "
+                      "when it runs")]
+    assert codes("from tf_slim.nets import no_such_net\n") == [(1, "MIG306")]
+    # names tf-slim has, through its star imports and submodules, are not reported
+    assert codes("import tensorflow as tf\n"
+                 "slim = tf.contrib.slim\n"
+                 "\n"
+                 "def train(x):\n"
+                 "  slim.learning.train(slim.losses.softmax_cross_entropy(x, x), 'logs')\n"
+                 "  return slim.nets.vgg.vgg_16(slim.conv2d(x, 3, 1)), slim.get_variables_to_restore()\n") == []
+
+
+def test_every_tf_slim_name_in_the_codemods_tables_exists_in_tf_slim():
+    targets = {entry.target for entry in CONTRIB.values() if getattr(entry, "target", "").startswith("tf_slim")}
+    assert len(targets) > 50
+    assert [target for target in sorted(targets) if not exists(target).exists] == []
 
 
 def test_an_attribute_a_tensorflow_class_lacks_and_a_name_keras_3_modules_lack_are_reported():
