@@ -17,8 +17,9 @@ average is recorded at the start and end of the whole run and of every single ru
 
 Then `core_fusion` compares, at one step per loop with the default hooks, the bridge with step
 fusion against itself without and against TF 1.15, for a TPUEstimator(use_tpu=False) and a plain
-Estimator program (the `fusion` section of the JSON; targets >= 1.5x both). `--fusion-only`
-runs only that comparison and replaces the `fusion` section of the existing results file.
+Estimator program (the `fusion` section of the JSON; targets >= 1.5x both), and `core_eval_fusion`
+evaluate() on data of unknown length likewise (the `eval_fusion` section). `--fusion-only` runs
+only those comparisons and replaces their sections of the existing results file.
 
 Separate processes seconds apart still land in different speed regimes of this machine (whole
 runs of the same program come out near 2,000 or near 1,000 steps/s), so every repeat of every
@@ -41,7 +42,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench import core_fusion
+from bench import core_eval_fusion, core_fusion
 from bench.core_summary import BASELINES, IMPLS, summarize
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -143,15 +144,17 @@ def main(argv=None) -> int:
                         help="where to write the JSON (default: bench/results/core.json)")
     parser.add_argument("--fusion-repeats", type=int, default=5)
     parser.add_argument("--fusion-only", action="store_true",
-                        help="only the step-fusion comparison, merged into the existing file")
+                        help="only the step-fusion comparisons, merged into the existing file")
     args = parser.parse_args(argv)
     if args.fusion_only:
         fusion = core_fusion.compare(args.fusion_repeats, args.steps)
+        eval_fusion = core_eval_fusion.compare(args.fusion_repeats)
         results = json.loads(args.output.read_text()) if args.output.exists() else {}
-        results["fusion"] = fusion
+        results.update(fusion=fusion, eval_fusion=eval_fusion)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(results, indent=2) + "\n")
         core_fusion.render(fusion)
+        core_eval_fusion.render(eval_fusion)
         print(f"results written to {args.output}")
         return 0
     replica_counts = (1,) if args.quick else (1, 8)
@@ -174,6 +177,7 @@ def main(argv=None) -> int:
         result.update(repeat=repeat, replicas=replicas, steps_per_loop=steps_per_loop)
         print(json.dumps(result), file=sys.stderr)
     fusion = core_fusion.compare(args.fusion_repeats, args.steps)
+    eval_fusion = core_eval_fusion.compare(args.fusion_repeats)
     finished = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "load_average": os.getloadavg()}
 
@@ -185,10 +189,11 @@ def main(argv=None) -> int:
                     "load_average_at_start": started["load_average"],
                     "load_average_at_end": finished["load_average"]},
         "repeats": repeats, "summary": summary, "runs": raw_runs,
-        "in_process_runs": in_process_runs, "fusion": fusion,
+        "in_process_runs": in_process_runs, "fusion": fusion, "eval_fusion": eval_fusion,
     }, indent=2) + "\n")
     render(summary, started["load_average"], finished["load_average"])
     core_fusion.render(fusion)
+    core_eval_fusion.render(eval_fusion)
     print(f"results written to {args.output}")
     return 0
 

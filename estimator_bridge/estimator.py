@@ -477,6 +477,15 @@ class _EstimatorBase:
                 raise
         return run_loop
 
+    def _eval_run_to_end(self, hook_runner, eval_loop, iterator):
+        """`max_steps -> (loss sum, steps)` in one loop that ends with the data, or None where
+        the steps of data of unknown length run one call each: step fusion off, or several
+        replicas (a short last batch is split across them one step at a time)."""
+        if not step_fusion.enabled() or self._deployment.num_replicas > 1:
+            return None
+        return lambda max_steps: hook_runner.run_loop(
+            lambda: eval_loop.run_to_end(iterator, max_steps))
+
     def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None, name=None):
         """Evaluates the latest checkpoint (or `checkpoint_path`) on input_fn's batches.
 
@@ -500,7 +509,8 @@ class _EstimatorBase:
             loss, _ = controller.run_evaluation(
                 run_loop=self._eval_run_loop(hook_runner, eval_loop, pipeline.iterator,
                                              data.steps_available),
-                num_steps=steps, data_steps=data.steps_available)
+                num_steps=steps, data_steps=data.steps_available,
+                run_to_end=self._eval_run_to_end(hook_runner, eval_loop, pipeline.iterator))
             hook_runner.end()
         results = {key: np.asarray(value)[()] for key, value in eval_loop.final_values().items()}
         results["loss"] = np.float32(loss)

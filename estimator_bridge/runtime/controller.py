@@ -253,11 +253,16 @@ def _write_loss_summaries(summary_writer, timer, losses, step_before, tag="loss"
             timer.fired(step)
 
 
-def run_evaluation(*, run_loop, num_steps, data_steps):
+_INT32_MAX = 2**31 - 1  # "until the data ends" for a loop whose step count is an int32
+
+
+def run_evaluation(*, run_loop, num_steps, data_steps, run_to_end=None):
     """Runs eval loops; returns (loss mean, steps run). num_steps None = until the data ends.
 
     The loss is the unweighted float32 mean of the per-step losses (TF1 added
-    `tf.metrics.mean(loss)`).
+    `tf.metrics.mean(loss)`). Data of unknown length runs in one `run_to_end(max_steps) ->
+    (loss sum, steps)` call where one is given (loops.EvalLoop.run_to_end), else one step
+    per `run_loop(1)` until OutOfRange.
     """
     if num_steps is None and data_steps is None:
         raise ValueError("evaluate(steps=None) on an infinite input_fn (it uses .repeat()) "
@@ -266,7 +271,10 @@ def run_evaluation(*, run_loop, num_steps, data_steps):
     if data_steps is not None and data_steps != UNKNOWN_STEPS:
         target = data_steps if target is None else min(target, data_steps)
     total, done = np.float32(0.0), 0
-    if data_steps == UNKNOWN_STEPS:
+    if data_steps == UNKNOWN_STEPS and run_to_end is not None:
+        if target is None or target > 0:
+            total, done = run_to_end(_INT32_MAX if target is None else target)
+    elif data_steps == UNKNOWN_STEPS:
         while target is None or done < target:
             try:
                 total = np.float32(total + run_loop(1))

@@ -214,6 +214,7 @@ class EvalLoop:
         self.hook_tensors = SpecHookTensors()
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
+        self._to_end_function = tf.function(self._loop_to_end, autograph=False)
         self._bound = None  # the BoundLoop of the iterator of the current evaluate()
 
     def __call__(self, iterator, num_steps: int):
@@ -222,6 +223,17 @@ class EvalLoop:
                 self._bound = BoundLoop(self._function, iterator)
         loss_sum = self._bound(num_steps)
         return np.float32(loss_sum.numpy())
+
+    def run_to_end(self, iterator, max_steps: int) -> tuple[np.float32, int]:
+        """(loss sum, steps run): up to `max_steps` steps in one call, ending early where the
+        data ends. For input of unknown length, which otherwise takes one call per step to
+        find its end; a step runs only on a batch that arrived, so nothing of it (a metric's
+        count that does not wait for the input) runs past the end, as in TF1's last
+        `session.run`, which stopped at the iterator."""
+        with self._cache.scope():
+            loss_sum, steps = self._to_end_function(
+                iterator, tf.constant(max_steps, tf.int32))
+        return np.float32(loss_sum.numpy()), int(steps.numpy())
 
     def unbind(self) -> None:
         """Forgets the iterator of the call that ended (input_release.py)."""
@@ -276,40 +288,66 @@ class EvalLoop:
         hook_tensors = list(results[1 + num_metric_tensors:])
         return results[0], metric_tensors, hook_tensors
 
-    def _loop(self, iterator, num_steps):
+    def _begin_trace(self):
         self.trace_count += 1
-        strategy = self._deployment.strategy
         self._cache.begin_trace()
         with self._cache.scope():
             tf.compat.v1.train.get_or_create_global_step()
 
+    def _step(self, features, labels):
+        """One eval step on one global batch: its loss, after the metric updates."""
+        strategy = self._deployment.strategy
+        replica_loss, metric_tensors, hook_tensors = strategy.run(
+            self._replica_step, args=(features, labels))
+        loss = strategy.reduce(_MEAN, replica_loss, axis=None)
+        with tf.control_dependencies(self.hook_tensors.store(strategy, hook_tensors)):
+            loss = tf.identity(loss)
+        if self._metric_fn is not None:
+            gathered = metrics_lib.gather_replicas(
+                strategy, metric_tensors, tpu_semantics=self._deployment.tpu_semantics,
+                name="eval_metrics")
+            self._metric_specs = metrics_lib.spec_of(gathered)
+            # At the graph's top name scope, where TF1 built metric_fn: v1 metrics name
+            # some variables by their full name scope (recall_at_k's
+            # `metric_variable(name=scope)`), which inside this loop began with "while/"
+            # and so differed from the variables final_values() reads (NaN recall_at_k in
+            # tensorflow/tpu's squeezenet_main.py).
+            with self._host_cache.scope(), tf.compat.v1.name_scope(None):
+                metrics = metrics_lib.check_metric_dict(
+                    metrics_lib.call_with_tensors(self._metric_fn, gathered), "metric_fn")
+            with tf.control_dependencies(metrics_lib.update_ops(metrics)):
+                loss = tf.identity(loss)
+        return loss
+
+    def _loop(self, iterator, num_steps):
+        self._begin_trace()
+
         def body(step_index, loss_sum):
             features, labels = iterator.get_next()
-            replica_loss, metric_tensors, hook_tensors = strategy.run(
-                self._replica_step, args=(features, labels))
-            loss = strategy.reduce(_MEAN, replica_loss, axis=None)
-            with tf.control_dependencies(self.hook_tensors.store(strategy, hook_tensors)):
-                loss = tf.identity(loss)
-            if self._metric_fn is not None:
-                gathered = metrics_lib.gather_replicas(
-                    strategy, metric_tensors, tpu_semantics=self._deployment.tpu_semantics,
-                    name="eval_metrics")
-                self._metric_specs = metrics_lib.spec_of(gathered)
-                # At the graph's top name scope, where TF1 built metric_fn: v1 metrics name
-                # some variables by their full name scope (recall_at_k's
-                # `metric_variable(name=scope)`), which inside this loop began with "while/"
-                # and so differed from the variables final_values() reads (NaN recall_at_k in
-                # tensorflow/tpu's squeezenet_main.py).
-                with self._host_cache.scope(), tf.compat.v1.name_scope(None):
-                    metrics = metrics_lib.check_metric_dict(
-                        metrics_lib.call_with_tensors(self._metric_fn, gathered), "metric_fn")
-                with tf.control_dependencies(metrics_lib.update_ops(metrics)):
-                    loss = tf.identity(loss)
-            return step_index + 1, loss_sum + loss
+            return step_index + 1, loss_sum + self._step(features, labels)
 
         _, loss_sum = tf.while_loop(lambda index, _: index < num_steps, body,
                                     (tf.constant(0), tf.constant(0.0, tf.float32)))
         return loss_sum
+
+    def _loop_to_end(self, iterator, max_steps):
+        self._begin_trace()
+
+        def body(step_index, loss_sum, _):
+            batch = iterator.get_next_as_optional()
+            arrived = batch.has_value()
+
+            def run_step():
+                features, labels = batch.get_value()
+                return step_index + 1, loss_sum + self._step(features, labels)
+
+            step_index, loss_sum = tf.cond(arrived, run_step, lambda: (step_index, loss_sum))
+            return step_index, loss_sum, arrived
+
+        steps, loss_sum, _ = tf.while_loop(
+            lambda index, _, arrived: tf.logical_and(arrived, index < max_steps), body,
+            (tf.constant(0), tf.constant(0.0, tf.float32), tf.constant(True)))
+        return loss_sum, steps
 
     def final_values(self) -> dict:
         """The metrics' values after the updates so far ({} when the spec had none).

@@ -289,3 +289,54 @@ def test_a_time_based_checkpoint_shrinks_the_loops_towards_its_deadline():
     now[0] += 1.0  # past the deadline: one step, then the controller saves
     assert size() == 1
     assert controller._fused_size(plan, 50, fusion, None, now[0]) == 1000  # LOOP_SECONDS
+
+
+# ---- evaluate() on data of unknown length ------------------------------------------------------
+
+class _CountLoops(tpu.SessionRunHook):
+    def __init__(self):
+        self.before_run_calls = 0
+
+    def before_run(self, run_context):
+        self.before_run_calls += 1
+
+
+def _evaluate_unknown_length(model_dir, monkeypatch, fusion, steps=None):
+    """A trained tiny model evaluated on 64 rows in batches of 10 (the last one 4 rows), through
+    a `filter` that hides the length: the loop must find the data's end by itself."""
+    monkeypatch.setenv(step_fusion.ENVIRONMENT_VARIABLE, "1" if fusion else "0")
+
+    def metric_fn(labels, logits):
+        # static_rows: a count that does not wait for the input (a v1 mean of a constant).
+        return dict(tiny.metric_fn(labels, logits), static_rows=tf1.metrics.mean(tf.ones([10])))
+
+    model_fn = tiny.make_model_fn(spec_kwargs=lambda features, labels, logits, loss: {
+        "eval_metrics": (metric_fn, [labels, logits])})
+
+    def eval_input_fn(params):
+        dataset = tf.data.Dataset.from_tensor_slices((tiny.FEATURES, tiny.LABELS))
+        return dataset.filter(lambda features, label: True).batch(params["batch_size"])
+
+    estimator = tiny.make_estimator(model_dir, model_fn=model_fn, iterations_per_loop=1,
+                                    eval_batch_size=10)
+    estimator.train(tiny.input_fn, max_steps=3)
+    counter = _CountLoops()
+    results = estimator.evaluate(eval_input_fn, steps=steps, hooks=[counter])
+    return results, counter.before_run_calls
+
+
+@pytest.mark.parametrize("steps", [None, 4])
+def test_evaluate_on_data_of_unknown_length_runs_in_one_loop_with_the_same_results(
+        tmp_path, monkeypatch, steps):
+    """TFRecord files and filtered datasets have no known length, so evaluation used to run
+    one traced step per call until OutOfRange. Fused, one loop runs to the data's end (or
+    `steps`); the metrics (accuracy, a count that does not wait for the input), the loss and
+    the global step are bit for bit those of one call per step."""
+    unfused, unfused_loops = _evaluate_unknown_length(tmp_path / "off", monkeypatch, False, steps)
+    fused, fused_loops = _evaluate_unknown_length(tmp_path / "on", monkeypatch, True, steps)
+    assert unfused_loops == (8 if steps is None else 4)  # 6 full batches, 1 short, 1 at the end
+    assert fused_loops == 1
+    assert sorted(fused) == sorted(unfused)
+    for key, value in unfused.items():
+        np.testing.assert_array_equal(fused[key], value, err_msg=key)
+    assert unfused["static_rows"] == 1.0
