@@ -8,15 +8,13 @@ under the same name (fixtures/tf1/moved_training_ops). Here the fixture's optimi
 on a ref variable and a resource variable in TF 1.15 and, migrated, in TF 2.21: the same values.
 """
 
-import json
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
 from migrate.engine import migrate_text
-from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python
+from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, probe_program
 
 pytestmark = [pytest.mark.oracle, pytest.mark.slow]
 
@@ -52,24 +50,15 @@ print(json.dumps(out))
 """
 
 
-def _probe(python, folder, source: str, env) -> dict:
-    (folder / "program.py").write_text(source)
-    completed = subprocess.run([str(python), "-c", PROBE, str(folder)], capture_output=True, text=True,
-                               env=env, timeout=300)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
 
 def test_a_migrated_optimizer_on_training_ops_steps_as_tf115(tmp_path):
     original = FIXTURE.read_text()
-    (tmp_path / "tf115").mkdir()
-    tf115 = _probe(oracle_python("tf115"), tmp_path / "tf115", original, oracle_env())
+    tf115 = probe_program(oracle_python("tf115"), tmp_path / "tf115", original, PROBE, oracle_env())
 
     migrated, findings = migrate_text(original, "program.py")
     assert findings == []
     env = {**oracle_env(), "PYTHONPATH": str(REPO_ROOT)}
-    (tmp_path / "current").mkdir()
-    current = _probe(sys.executable, tmp_path / "current", migrated, env)
+    current = probe_program(sys.executable, tmp_path / "current", migrated, PROBE, env)
     assert set(current) == set(tf115) == {"ref", "resource"}
     for kind in tf115:
         assert tf115[kind] != [1.0, -2.0, 3.0]     # the steps moved the variable

@@ -9,14 +9,12 @@ module (`estimator_bridge.compat.v1.contrib.tpu`): the file imports, the line st
 it is reported (fixtures/contrib/kept_contrib_module_import).
 """
 
-import json
-import subprocess
 import sys
 
 import pytest
 
 from migrate.engine import migrate_text
-from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python
+from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, probe_program
 
 pytestmark = [pytest.mark.oracle, pytest.mark.slow]
 
@@ -35,23 +33,14 @@ print(json.dumps({"imported": callable(program.model_fn), "tpu_line": outcome}))
 """
 
 
-def _probe(python, folder, source: str, env) -> dict:
-    (folder / "program.py").write_text(source)
-    completed = subprocess.run([str(python), "-c", PROBE, str(folder)], capture_output=True, text=True,
-                               env=env, timeout=300)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
 
 def test_the_migrated_file_imports_and_fails_only_where_tf115_failed(tmp_path):
     original = FIXTURE.read_text()
-    (tmp_path / "tf115").mkdir()
-    tf115 = _probe(oracle_python("tf115"), tmp_path / "tf115", original, oracle_env())
+    tf115 = probe_program(oracle_python("tf115"), tmp_path / "tf115", original, PROBE, oracle_env())
     assert tf115 == {"imported": True, "tpu_line": "AttributeError"}
 
     migrated, findings = migrate_text(original, "program.py")
     assert "tensorflow.contrib" not in migrated
     assert [(f.location.line, f.code) for f in findings] == [(20, "MIG301")]
     env = {**oracle_env(), "PYTHONPATH": str(REPO_ROOT)}
-    (tmp_path / "current").mkdir()
-    assert _probe(sys.executable, tmp_path / "current", migrated, env) == tf115
+    assert probe_program(sys.executable, tmp_path / "current", migrated, PROBE, env) == tf115

@@ -86,3 +86,14 @@ def run_current_json(script: Path | str, *args: str, **kwargs) -> dict:
 def current_python() -> str:
     """The interpreter running the tests (current TensorFlow)."""
     return sys.executable
+
+
+def probe_program(python: Path | str, folder: Path, source: str, probe: str,
+                  env: dict[str, str]) -> dict:
+    """Writes `source` as folder/program.py and runs `python -c probe folder` (the probe puts
+    the folder on sys.path, imports `program` and prints one JSON line); returns that JSON.
+    How a migrated file is held to TF 1.15: the same probe on the original in the oracle and on
+    the migrated text in this interpreter."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "program.py").write_text(source)
+    return run_json(python, "-c", probe, str(folder), env=env, timeout=300)
