@@ -7,7 +7,8 @@ feed whole arrays when `fit` has `steps_per_epoch` and no batch size, name `metr
 from the program's source (the files on the stack at its first `import tensorflow` / `import
 keras`: the script, or a notebook's cells as verify runs them), by the first rule that matches:
 
-  * a TF 2.x marker (MARKERS_OF_TF2) -> TF 2.x: eager, tf.keras is TF 2.x's API;
+  * a TF 2.x marker (MARKERS_OF_TF2, or a Python loop over a tf.data.Dataset: dataset_loops.py)
+    -> TF 2.x: eager, tf.keras is TF 2.x's API;
   * otherwise TF 1.x: tf.keras is TF 1.x's API (`tf.compat.v1.keras`), and Keras runs in graph
     mode when the program uses Keras and no Estimator (the bridge runs Estimators on
     tf.function and needs eager execution; Keras layers in a model_fn run inside its traces), nor
@@ -20,6 +21,8 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
+
+from estimator_bridge.compat.dataset_loops import iterates_a_dataset
 
 # Colab's TensorFlow selector, kept as a comment in the Python of a notebook (verify/notebook_script.py).
 COLAB_TF2 = (r"%tensorflow_version\s+2", "selects TensorFlow 2 in Colab (%tensorflow_version 2.x)")
@@ -35,6 +38,9 @@ MARKERS_OF_TF2: tuple[tuple[str, str], ...] = (
      r"MultiWorkerMirroredStrategy)\b", "builds a tf.distribute strategy (TF 2.x Keras on TPUs/GPUs)"),
     (r"\bexperimental_run_v2\s*\(|\bstrategy\.run\s*\(", "runs a custom loop per replica (TF 2.x)"),
 )
+# TF 1.x graph mode refused `for x in dataset` (RuntimeError: only supported when eager execution is
+# enabled), so a program that iterates a dataset in Python was written for eager execution.
+ITERATES_A_DATASET = "iterates a tf.data.Dataset in a Python loop (eager execution)"
 # A program that uses Keras at all, and one that uses an Estimator (which the bridge runs eagerly).
 USES_KERAS = r"\bkeras\b"
 USES_ESTIMATOR = r"Estimator\b|\bestimator\b|\bmodel_fn\b"
@@ -73,6 +79,8 @@ def era_of(sources, tpu_answers: bool = False) -> Era:
     for pattern, why in MARKERS_OF_TF2:
         if re.search(pattern, text):
             return Era(tf2=True, keras_graph_mode=False, reason=why)
+    if any(iterates_a_dataset(source) for source in sources):
+        return Era(tf2=True, keras_graph_mode=False, reason=ITERATES_A_DATASET)
     if not re.search(USES_KERAS, text):
         return Era(False, False, "TF 1.x code without Keras")
     if re.search(USES_ESTIMATOR, text):
