@@ -482,6 +482,8 @@ class TableRewrite(FastDispatch):
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if len(updated_node.body) == 1 and isinstance(updated_node.body[0], cst.Import):
+            return self._moved_module_import(updated_node)
         if len(updated_node.body) != 1 or not isinstance(updated_node.body[0], cst.ImportFrom):
             return updated_node
         statement: cst.ImportFrom = updated_node.body[0]
@@ -520,6 +522,21 @@ class TableRewrite(FastDispatch):
             lines[0] = lines[0].with_changes(
                 leading_lines=updated_node.leading_lines, trailing_whitespace=updated_node.trailing_whitespace)
         return cst.FlattenSentinel(lines)
+
+
+    def _moved_module_import(self, line: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """`import tensorflow.python.training.training_ops [as x]` -> `import <its current module> [as x]`
+        for a table entry that moves a whole module (Replacement.module); the statement binds the
+        same name (`x`, or `tensorflow`, whose dotted uses the table rewrites), so nothing else changes."""
+        statement: cst.Import = line.body[0]
+        names = []
+        for alias in statement.names:
+            full = dotted_name(alias.name)
+            match = self.lookup(canonical(full), full, None) if full else None
+            if match is not None and match.hops == 0 and match.entry.module and match.entry.target != match.key:
+                alias = alias.with_changes(name=cst.parse_expression(match.entry.target))
+            names.append(alias)
+        return line.with_changes(body=[statement.with_changes(names=names)])
 
 
 class _DropStatements(FastDispatch):

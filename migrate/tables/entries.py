@@ -24,6 +24,8 @@ class Replacement:
     `positional`: how many leading positional arguments the target takes in the TF1 order (None:
     all); later ones are passed by the keyword of the TF1 parameter named in `signature`
     (codemods/call_arguments.py), so that they cannot land on another parameter of the target.
+    `module`: key and target are importable modules, so `import KEY [as x]` becomes
+    `import TARGET [as x]` (a module statement binds what it bound before).
     """
 
     target: str
@@ -32,6 +34,7 @@ class Replacement:
     default_args: tuple[str, ...] = ()
     signature: tuple[str, ...] = ()
     positional: int | None = None
+    module: bool = False
 
     @property
     def library(self) -> Target:

@@ -11,5 +11,6 @@ INTERNALS = {
     # generated wrappers of the optimizers' Apply* kernels; TF 2.x generates them into
     # tensorflow.python.ops.gen_training_ops (same names and arguments). Custom optimizers
     # (LARS/LAMB on TPU, fastalgo/mnist_tpu) called them from _apply_dense/_resource_apply_dense.
-    "tensorflow.python.training.training_ops": Replacement("tensorflow.python.ops.gen_training_ops"),
+    "tensorflow.python.training.training_ops": Replacement("tensorflow.python.ops.gen_training_ops",
+                                                           module=True),
 }
