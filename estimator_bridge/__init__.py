@@ -9,7 +9,7 @@ from estimator_bridge import runner_keras as _runner_keras
 
 _runner_keras.choose_for_this_process()  # before TensorFlow loads: the compat runner's tf.keras is Keras 2
 
-from estimator_bridge import export, exporters, hooks, layers
+from estimator_bridge import export, exporters, hooks, inputs, layers
 from estimator_bridge.compat import slim_support  # noqa: F401  (tf-slim's batch_norm on TF 2.21)
 from estimator_bridge.cluster_resolver import TPUClusterResolver
 from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig

@@ -73,7 +73,7 @@ _ESTIMATOR_ENTRIES = {
     "export": "bridge:export",
     "tpu": "module:tensorflow.estimator.tpu",
     "experimental": "unsupported:estimator_experimental",
-    "inputs": "unsupported:estimator_inputs",
+    "inputs": "module:tensorflow.estimator.inputs",
     **{hook: f"bridge:{hook}|tf:compat.v1.train.{hook}" for hook in _HOOKS},
     **{canned: "unsupported:canned_estimator" for canned in (
         "DNNClassifier", "DNNRegressor", "DNNEstimator", "LinearClassifier", "LinearRegressor",
@@ -183,6 +183,11 @@ MODULES = {
         doc="`tf.estimator` / `tf.compat.v1.estimator`: estimator_bridge.",
         entries=_ESTIMATOR_ENTRIES,
         fallbacks=("unsupported-attribute:estimator",),
+    ),
+    "tensorflow.estimator.inputs": Module(
+        doc="`tf.estimator.inputs`: numpy_input_fn for shuffle=False on one thread (estimator_bridge/inputs.py).",
+        entries={"numpy_input_fn": "bridge:inputs.numpy_input_fn"},
+        fallbacks=("unsupported-attribute:estimator_inputs",),
     ),
     "tensorflow.estimator.tpu": Module(
         doc="`tf.estimator.tpu` / `tf.compat.v1.estimator.tpu`: estimator_bridge.",
@@ -470,7 +475,7 @@ UNSUPPORTED = {
     "estimator_experimental": (
         "tf.estimator.experimental is not provided by estimator_bridge."),
     "estimator_inputs": (
-        "tf.estimator.inputs (numpy_input_fn/pandas_input_fn) is not provided by "
+        "tf.estimator.inputs provides only numpy_input_fn (shuffle=False, one thread) in "
         "estimator_bridge; return a tf.data.Dataset from input_fn instead, e.g. "
         "tf.data.Dataset.from_tensor_slices((features, labels)).batch(params['batch_size'])."),
     "layers": (

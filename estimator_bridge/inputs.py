@@ -1,0 +1,89 @@
+"""`tf.estimator.inputs.numpy_input_fn` for the calls tf.data reproduces exactly: `shuffle=False`, one thread.
+
+TF 1.15's numpy_input_fn fed the rows through a TF1 queue: with `shuffle=False` and one enqueue
+thread they came out in order, epoch after epoch (a batch may span two epochs), `num_epochs`
+times; the last batch was smaller when the rows ran out (`dequeue_up_to`), and with
+`num_epochs=None` every batch was full and the input never ended (`dequeue_many`). The same batches
+are `from_tensor_slices(rows).repeat(num_epochs).batch(batch_size)`, which the bridge's Estimators
+read, ending where TF 1.15's queue raised OutOfRange. The structure is TF 1.15's: features (an
+array's tensor, or a dict of them) and, when `y` is given, labels in the same form.
+
+With `shuffle=True` the rows passed a RandomShuffleQueue whose order no tf.data pipeline reproduces,
+and with several threads the order was the threads' race: both are refused, naming what to write.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import tensorflow as tf
+
+# TF 1.15's key for an array x (numpy_io._validate_and_convert_features) and for an array y.
+_ARRAY_KEY = "__direct_np_input__"
+_TARGET_KEY = "__target_key__"
+
+
+def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_capacity=1000, num_threads=1):
+    """An input_fn returning a tf.data.Dataset of TF 1.15's numpy_input_fn batches (`shuffle=False`)."""
+    if not isinstance(shuffle, bool):
+        raise ValueError("shuffle must be provided and explicitly set as boolean (it is recommended to set it "
+                         f"as True for training); got {shuffle}")
+    if shuffle or num_threads != 1:
+        raise ValueError(
+            "estimator_bridge's numpy_input_fn reproduces TF 1.15's batches only for shuffle=False and "
+            f"num_threads=1 (got shuffle={shuffle}, num_threads={num_threads}): TF 1.15's shuffling queue "
+            "and its enqueue threads gave an order no tf.data pipeline repeats. Write the input_fn with "
+            "tf.data instead: tf.data.Dataset.from_tensor_slices((x, y)).shuffle(len(x)).repeat(num_epochs)"
+            ".batch(batch_size)")
+    del queue_capacity  # the queue's size: no effect on the batches
+
+    def input_fn():
+        columns = _columns(x)
+        feature_keys = list(columns)
+        if y is None:
+            target_keys = None
+        elif isinstance(y, dict):
+            if not y:
+                raise ValueError("y cannot be empty dict, use None instead.")
+            target_keys = sorted(y)
+            duplicate = set(feature_keys) & set(target_keys)
+            if duplicate:
+                raise ValueError(f"{len(duplicate)} duplicate keys are found in both x and y: {duplicate}")
+            columns.update((key, y[key]) for key in target_keys)
+        else:
+            target_keys = _TARGET_KEY
+            while target_keys in columns:
+                target_keys += "_n"
+            columns[target_keys] = y
+        if len({np.shape(value)[0] for value in columns.values()}) != 1:
+            raise ValueError("Length of tensors in x and y is mismatched. All elements in x and y must have the "
+                             f"same length.\nShapes in x: { {k: np.shape(columns[k]) for k in feature_keys} }")
+        dataset = tf.data.Dataset.from_tensor_slices(dict(columns))
+        dataset = dataset.repeat(num_epochs).batch(batch_size, drop_remainder=num_epochs is None)
+        return dataset.map(lambda row: _structure(row, x, feature_keys, target_keys))
+
+    return input_fn
+
+
+def _columns(x) -> collections.OrderedDict:
+    """TF 1.15's checks of x, and its columns in TF 1.15's order (a dict's keys sorted)."""
+    if isinstance(x, dict):
+        if not x:
+            raise ValueError("x cannot be an empty dict")
+        return collections.OrderedDict(sorted(x.items(), key=lambda item: item[0]))
+    if isinstance(x, np.ndarray):
+        if x.size == 0:
+            raise ValueError("x cannot be an empty array")
+        return collections.OrderedDict({_ARRAY_KEY: x})
+    raise TypeError(f"x must be a dict or array; got {type(x).__name__}")
+
+
+def _structure(row, x, feature_keys, target_keys):
+    """(features, labels) as TF 1.15 returned them: an array's tensor or a dict, labels likewise."""
+    features = row[_ARRAY_KEY] if isinstance(x, np.ndarray) else {key: row[key] for key in feature_keys}
+    if target_keys is None:
+        return features
+    if isinstance(target_keys, str):
+        return features, row[target_keys]
+    return features, {key: row[key] for key in target_keys}
