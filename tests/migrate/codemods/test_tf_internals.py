@@ -47,3 +47,37 @@ def test_other_modules_on_the_same_import_line_stay():
         """, """
         import os, tensorflow.python.ops.gen_training_ops as ops_lib
         """)
+
+
+def test_private_names_that_moved_become_their_public_names():
+    # tensorflow/benchmarks' tf_cnn_benchmarks (variable_mgr_util.py, ssd_model.py) and BERT-serving
+    # graph.py: TF 2.21 keeps these objects only under their public names (MIG305 before)
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        from tensorflow.python.framework import graph_util
+        from tensorflow.python.framework import ops
+        from tensorflow.python.ops import variables
+        if isinstance(grad, ops.IndexedSlices) or isinstance(grad, ops.Tensor):
+            ops.register_tensor_conversion_function(Wrapper, convert)
+        v = variables.VariableV1(0.0)
+        frozen = graph_util.convert_variables_to_constants(sess, graph_def, ["out"])
+        """, """
+        import tensorflow as tf
+        from tensorflow.python.framework import graph_util
+        from tensorflow.python.framework import ops
+        from tensorflow.python.ops import variables
+        if isinstance(grad, tf.IndexedSlices) or isinstance(grad, tf.Tensor):
+            tf.register_tensor_conversion_function(Wrapper, convert)
+        v = tf.compat.v1.Variable(0.0)
+        frozen = tf.compat.v1.graph_util.convert_variables_to_constants(sess, graph_def, ["out"])
+        """)
+
+
+def test_a_moved_name_imported_from_its_module_follows_it():
+    assert_codemod(NAME, """
+        from tensorflow.python.ops.control_flow_ops import while_loop
+        from tensorflow.python.framework.ops import Tensor
+        """, """
+        from tensorflow.compat.v1 import while_loop
+        from tensorflow import Tensor
+        """)
