@@ -187,6 +187,12 @@ def latest_step(model_dir: Path) -> int | None:
     return int(tail) if tail.isdigit() else None
 
 
+def _is_variables_file(name: str) -> bool:
+    """`model.ckpt-0.index` or `model.ckpt-0.data-00000-of-00001`: the files a restore reads."""
+    suffix = name[len(CKPT0):]
+    return suffix == ".index" or re.fullmatch(r"\.data-\d+-of-\d+", suffix) is not None
+
+
 class Ckpt0Capture:
     """Copies model.ckpt-0 out of a running program's model_dir as soon as it is complete.
 
@@ -209,8 +215,9 @@ class Ckpt0Capture:
         self.into.mkdir(parents=True, exist_ok=True)
         copied = []
         for file in sorted(self.model_dir.glob(f"{CKPT0}.*")):
-            # TF1's Saver writes the .meta after the state file: it may be incomplete here.
-            if file.suffix == ".meta" or "tempstate" in file.name:
+            # Only the variables' files (`.index`, `.data-*`): TF1's Saver writes the .meta after the
+            # state file, through a temporary `.meta.tmp<hex>` it renames (gone before it is copied).
+            if not _is_variables_file(file.name):
                 continue
             shutil.copyfile(file, self.into / file.name)
             copied.append(self.into / file.name)

@@ -28,6 +28,7 @@ DENY = {
     "case",         # same as cond
     "where",        # v1 selects rows with a vector condition; TF2 where broadcasts
     "nn.softmax_cross_entropy_with_logits",  # TF2 back-propagates into labels
+    "strings.split",  # v1 returns a SparseTensor (result_type="SparseTensor"); TF2 a RaggedTensor
 }
 
 # Same signature, different behaviour when one of these arguments is passed: such calls move.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from verify.pipeline import checkpoint_files, trained_further
+from verify.pipeline import Ckpt0Capture, checkpoint_files, trained_further
 from verify.sides import seed_model_dir
 
 
@@ -41,3 +41,16 @@ def test_a_program_that_renames_its_checkpoint_after_evaluating_did_not_train_fu
     trained_then_renamed = {"final_checkpoint": None, "scalars": {"loss": {"8": 0.6}}}
     assert "went on from model.ckpt-6 to None" in trained_further(trained_then_renamed, reference)
     assert "to model.ckpt-8" in trained_further({"final_checkpoint": "model.ckpt-8", "scalars": {}}, reference)
+
+
+def test_ckpt0_is_captured_without_the_meta_the_saver_is_still_writing(tmp_path):
+    """TF 1.15's Saver writes model.ckpt-0.meta after the state file, as `model.ckpt-0.meta.tmp<hex>`
+    renamed when done: copying it raised FileNotFoundError and stopped verify (tensorflow/tpu's
+    show_and_tell, whose Inception v3 graph makes the .meta slow to write). Only the files a
+    restore reads are copied."""
+    write_model_dir(tmp_path / "run1", [0])
+    (tmp_path / "run1" / "model.ckpt-0.meta").unlink()
+    (tmp_path / "run1" / "model.ckpt-0.meta.tmp09db4bec371e41f48bb993debf241e6e").write_bytes(b"partial")
+    capture = Ckpt0Capture(tmp_path / "run1", tmp_path / "start")
+    capture()
+    assert sorted(f.name for f in capture.files) == ["model.ckpt-0.data-00000-of-00001", "model.ckpt-0.index"]
