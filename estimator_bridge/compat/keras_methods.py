@@ -154,29 +154,90 @@ def _arrays(value) -> bool:
     return False
 
 
-def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
-    """`model.fit(...)` of a TF 1.x program: TF 1.x's meaning of arrays with `steps_per_epoch` and no batch size.
+# Keras 2's `fit` parameters after x, y, batch_size, in order (Keras 3 keeps the same order)
+KERAS2_FIT_POSITIONS = ("epochs", "verbose", "callbacks", "validation_split", "validation_data", "shuffle",
+                        "class_weight", "sample_weight", "initial_epoch", "steps_per_epoch")
 
-    TF 1.x's Keras (graph mode, no distribution strategy) fed the *whole* arrays at every one of
-    the `steps_per_epoch` steps when `fit(x, y, steps_per_epoch=N)` had no `batch_size`; TF 2.x's
-    Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) instead, so every step
-    and every loss changes (`fit(train_x.values, train_y.values, steps_per_epoch=5, epochs=50)`).
-    For numpy inputs without
-    `batch_size`, `validation_split` and `sample_weight`, on a model built outside any strategy,
-    this fits on `Dataset.from_tensors((x, y)).repeat()` (the full arrays, N times per epoch).
-    Anything else (datasets, generators, a batch size, a model of a TPU/Mirrored strategy, where
-    TF 1.x split the arrays into batches too) is `model.fit(...)` as written.
+
+def _default_strategy(model) -> bool:
+    strategy = getattr(model, "distribute_strategy", None)
+    return strategy is None or type(strategy).__name__ == "_DefaultDistributionStrategy"
+
+
+def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
+    """`model.fit(...)` of a TF 1.x program on numpy arrays, with TF 1.x's batches.
+
+    For numpy inputs on a model built outside any strategy (TF 1.x's Keras, graph mode):
+    - `steps_per_epoch` without `batch_size`: TF 1.x fed the *whole* arrays at every one of the
+      N steps; TF 2.x's Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) instead,
+      so every step and every loss changes (`fit(train_x.values, train_y.values, steps_per_epoch=5,
+      epochs=50)`). Without `validation_split` and `sample_weight` this fits on
+      `Dataset.from_tensors((x, y)).repeat()` (the full arrays, N times per epoch).
+    - `x` and `y` with `shuffle` left True: TF 1.x drew each epoch's order with numpy's global
+      generator, Keras 3 and tf-keras with TensorFlow's; this fits on keras_tf1_shuffle's batches
+      (`validation_split` taken off the end first, as TF 1.x did; no `class_weight`).
+    Anything else (datasets, generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
+    arrays into batches too) is `model.fit(...)` as written.
     """
+    if len(args) <= len(KERAS2_FIT_POSITIONS) and _default_strategy(model) and _arrays(x) and (y is None or _arrays(y)):
+        named = dict(zip(KERAS2_FIT_POSITIONS, args))
+        if not set(named) & set(kwargs):
+            named.update(kwargs)
+            fitted = _fit_full_arrays(model, x, y, batch_size, named)
+            if fitted is None and y is not None:
+                fitted = _fit_tf1_shuffled(model, x, y, batch_size, named)
+            if fitted is not None:
+                return fitted
+    return model.fit(x, y, batch_size, *args, **kwargs)
+
+
+def _fit_full_arrays(model, x, y, batch_size, named):
     import tensorflow as tf
 
-    strategy = getattr(model, "distribute_strategy", None)
-    default = strategy is None or type(strategy).__name__ == "_DefaultDistributionStrategy"
-    if (batch_size is None and not args and kwargs.get("steps_per_epoch") and _arrays(x)
-            and (y is None or _arrays(y)) and default and not kwargs.get("validation_split")
-            and kwargs.get("sample_weight") is None):
+    if (batch_size is None and named.get("steps_per_epoch") and not named.get("validation_split")
+            and named.get("sample_weight") is None):
         data = tf.data.Dataset.from_tensors(x if y is None else (x, y)).repeat()
-        return model.fit(data, None, None, *args, **kwargs)
-    return model.fit(x, y, batch_size, *args, **kwargs)
+        return model.fit(data, **named)
+    return None
+
+
+def _validation_arrays(validation_data):
+    """`validation_data` as (x, y, sample_weight) when it holds numpy arrays (TF 1.x's tuple forms), else None."""
+    if isinstance(validation_data, (list, tuple)) and len(validation_data) in (2, 3):
+        x, y, *weights = validation_data
+        weights = weights[0] if weights else None
+        if _arrays(x) and _arrays(y) and (weights is None or _arrays(weights)):
+            return x, y, weights
+    return None
+
+
+def _fit_tf1_shuffled(model, x, y, batch_size, named):
+    """TF 1.x's `fit` on arrays with shuffle: keras_tf1_shuffle's batches for training and validation.
+
+    TF 1.x's loop shuffled the validation rows too (its validation pass ran with the loop's default
+    `shuffle=True`), one more numpy draw after each epoch's training, which moves every later epoch's
+    order; the validation arrays are served the same way.
+    """
+    from estimator_bridge.compat import keras_tf1_shuffle as tf1
+
+    weights = named.pop("sample_weight", None)
+    if (named.get("steps_per_epoch") or named.get("shuffle", True) is not True
+            or named.get("class_weight") is not None or not (weights is None or _arrays(weights))):
+        return None
+    split = named.pop("validation_split", 0.0) or 0.0
+    validation = named.get("validation_data")
+    if split and validation is None:
+        at = int(tf1.rows(x) * (1.0 - split))   # TF 1.x: the last fraction, before shuffling
+        validation = (tf1.sliced(x, slice(at, None)), tf1.sliced(y, slice(at, None)),
+                      None if weights is None else weights[at:])
+        x, y = tf1.sliced(x, slice(0, at)), tf1.sliced(y, slice(0, at))
+        weights = None if weights is None else weights[:at]
+    else:
+        validation = _validation_arrays(validation)
+    if validation is not None and named.get("validation_steps") is None:
+        named["validation_data"] = tf1.batches(model, *validation, batch_size)
+    named["shuffle"] = False
+    return model.fit(tf1.batches(model, x, y, weights, batch_size), **named)
 
 
 def legacy_lr_schedule(schedule):

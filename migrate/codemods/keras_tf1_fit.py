@@ -1,11 +1,14 @@
-"""In TF 1.x files, `model.fit(x, y, steps_per_epoch=N)` without a batch size keeps TF 1.x's meaning.
+"""In TF 1.x files, `model.fit(x, y, ...)` on arrays keeps TF 1.x's batches.
 
-TF 1.x's Keras fed the whole arrays at each of the N steps; TF 2.x's Keras and Keras 3 cut them
-into N batches, so every loss differs. Whether `x` is an array cannot be
-seen here, so such a call becomes `estimator_bridge.compat.keras_methods.fit_tf1(model, ...)`,
-which decides at run time (arrays, no batch size, no strategy: the full arrays each step; anything
-else: `model.fit` as written). Files written against TF 2.x (engine.tf2_marker) are left: there
-`fit` already meant what Keras 3 does.
+- `fit(x, y, steps_per_epoch=N)` without a batch size: TF 1.x's Keras fed the whole arrays at each
+  of the N steps; TF 2.x's Keras and Keras 3 cut them into N batches, so every loss differs.
+- `fit(x, y, ...)` with `shuffle` not False: TF 1.x's Keras drew each epoch's order with numpy's
+  global generator (a program that seeds numpy trained on the same batches every run); Keras 3 and
+  tf-keras in TF 2 mode shuffle with TensorFlow's, so the batches differ from the first step.
+Whether `x` is an array cannot be seen here, so such a call becomes
+`estimator_bridge.compat.keras_methods.fit_tf1(model, ...)`, which decides at run time (arrays and no
+strategy: TF 1.x's batches; anything else: `model.fit` as written). Files written against TF 2.x
+(engine.tf2_marker) are left: there `fit` already meant what Keras 3 does.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from migrate.codemods.keras_methods import _validation_restarted
 from migrate.codemods.registry import Codemod
 
 HELPER = "estimator_bridge.compat.keras_methods.fit_tf1"
-_FIT_WITH_STEPS = re.compile(r"\.\s*fit\s*\((?:[^()]|\([^()]*\))*\bsteps_per_epoch\s*=")
+_FIT_CALL = re.compile(r"\.\s*fit\s*\(")
 # Before KerasRemovedMethods (14): its validation wrap of the same fit call is applied here too.
 
 
@@ -29,12 +32,17 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
         return False
     if dotted_name(func.value) is not None and rewrite.watched(func.value) and rewrite.import_names(func.value):
         return False   # a TensorFlow module's fit, not a model's
-    keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     positional = [arg for arg in call.args if arg.keyword is None]
-    if any(arg.star for arg in call.args) or "steps_per_epoch" not in keywords:
+    if any(arg.star for arg in call.args):
         return False
-    # x and y given positionally (arrays; a dataset or generator comes alone), no batch size
-    return len(positional) == 2 and "batch_size" not in keywords
+    if "steps_per_epoch" in keywords:
+        # x and y given positionally (arrays; a dataset or generator comes alone), no batch size
+        return len(positional) == 2 and "batch_size" not in keywords
+    # x and y given (arrays: a dataset or generator comes alone), TF 1.x's shuffle not turned off
+    with_y = len(positional) >= 2 or (len(positional) == 1 and "y" in keywords) or {"x", "y"} <= set(keywords)
+    shuffle = keywords.get("shuffle", positional[8].value if len(positional) > 8 else None)
+    return with_y and not (isinstance(shuffle, cst.Name) and shuffle.value == "False")
 
 
 def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
@@ -48,12 +56,13 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
 
 
 CODEMOD = Codemod(
-    name="KerasTF1FitSteps",
-    description="In TF1 files, fit(arrays, steps_per_epoch=N) without batch_size feeds the full arrays each step, as TF 1.x did.",
+    name="KerasTF1Fit",
+    description="In TF1 files, fit(x, y, ...) on arrays gets TF 1.x's batches: the full arrays each step with "
+                "steps_per_epoch and no batch_size, each epoch's order from numpy's generator when shuffled.",
     order=13,   # before KerasRemovedMethods (14), whose validation wrap of the same call is applied here
     leave_call=leave_call,
-    text_trigger=lambda text: _FIT_WITH_STEPS.search(text) is not None,
+    text_trigger=lambda text: _FIT_CALL.search(text) is not None,
     tf1_only=True,
     # a `fit` on any receiver, only where the trigger fires (elsewhere it cannot act at all)
-    reach=lambda text: None if _FIT_WITH_STEPS.search(text) is not None else frozenset(),
+    reach=lambda text: None if _FIT_CALL.search(text) is not None else frozenset(),
 )

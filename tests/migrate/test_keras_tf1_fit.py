@@ -2,7 +2,7 @@
 (oracle test).
 
 tests/migrate/programs/keras_tf1_fit_arrays.py: TF 1.15's Keras fed the full arrays at each of the
-N steps (graph mode, no strategy); Keras 3 cuts them into N batches. The codemod (KerasTF1FitSteps,
+N steps (graph mode, no strategy); Keras 3 cuts them into N batches. The codemod (KerasTF1Fit,
 TF1 files only) routes the call through estimator_bridge.compat.keras_methods.fit_tf1.
 Measured (TF 2.21 + Keras 3.15 vs TF 1.15, CPU): epoch losses within 1e-7 relative; held to 1e-5.
 Without the rewrite the third epoch's loss is 13% higher (0.654 vs 0.580).

@@ -1,8 +1,8 @@
-"""KerasTF1FitSteps: `fit(x, y, steps_per_epoch=N)` without batch_size in TF 1.x files."""
+"""KerasTF1Fit: `fit(x, y, ...)` on arrays in TF 1.x files (steps_per_epoch without batch_size; shuffled epochs)."""
 
 from tests.migrate.codemods.support import assert_codemod, assert_unchanged
 
-NAME = "KerasTF1FitSteps"
+NAME = "KerasTF1Fit"
 
 
 def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper():
@@ -17,7 +17,6 @@ def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper
         model.fit(dataset, steps_per_epoch=5, epochs=3)
         model.fit(x, y, 32, steps_per_epoch=5)
         model.fit(x, y, batch_size=8, steps_per_epoch=5)
-        model.fit(x, y, epochs=3)
         tf.keras.Model.fit(m, x, steps_per_epoch=3)
         """, """
         import tensorflow as tf
@@ -27,8 +26,35 @@ def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper
         model.fit(dataset, steps_per_epoch=5, epochs=3)
         model.fit(x, y, 32, steps_per_epoch=5)
         model.fit(x, y, batch_size=8, steps_per_epoch=5)
-        model.fit(x, y, epochs=3)
         tf.keras.Model.fit(m, x, steps_per_epoch=3)
+        """)
+
+
+def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
+    """GoogleCloudPlatform/cloudml-samples @ a2a46dc tpu/templates/tpu_keras/trainer.py (2018):
+    `np.random.seed(0)` then `model.fit(sequences, labels, epochs=3)`. TF 1.x drew each epoch's order
+    from numpy's generator, Keras 3 and tf-keras from TensorFlow's. A literal `shuffle=False` (keyword
+    or ninth positional) keeps the order on every Keras and is left; so are a dataset or generator
+    alone."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        model.fit(sequences, labels, epochs=3)
+        model.fit(x, y=labels, batch_size=16, validation_split=0.1)
+        model.fit(x=x, y=y, shuffle=shuffle)
+        model.fit(x, y, shuffle=False)
+        model.fit(x, y, 8, 2, 0, None, 0.0, None, False)
+        model.fit(dataset, epochs=3)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        estimator_bridge.compat.keras_methods.fit_tf1(model, sequences, labels, epochs=3)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y=labels, batch_size=16, validation_split=0.1)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x=x, y=y, shuffle=shuffle)
+        model.fit(x, y, shuffle=False)
+        model.fit(x, y, 8, 2, 0, None, 0.0, None, False)
+        model.fit(dataset, epochs=3)
         """)
 
 
