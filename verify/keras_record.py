@@ -14,7 +14,8 @@ writes into MODEL_DIR/keras_record:
   (``keras_predict.<call>``). TF 1.15 logs a batch's own loss but its stateful metrics' running
   value; TF 2.2+ and Keras 3 log running means for both. Each key is told apart at the epoch's
   end (its last batch value equals the epoch's value: a running mean m_k, turned into the
-  batch's own value k m_k - (k - 1) m_(k-1), exact for equal batches), so every TensorFlow is
+  batch's own value k m_k - (k - 1) m_(k-1) for equal batches; weighted by the batches' rows,
+  which `train_step` reports on TF 2.x and Keras 3, where the last is shorter), so every TensorFlow is
   recorded the same way, and one noisy batch is one number (in running means it moved every
   later number of its epoch: four misses where the oracle's noise makes one);
 * ``final_weights.npz``: each model's weights after its last `fit`, keyed
@@ -131,6 +132,7 @@ class Recorder(object):
         self.final = {}
         self.start_values = None
         self.installed = False
+        self.row_counters = {}  # id(model) -> the variable its train_step writes each batch's row count to
 
     # --- installation ------------------------------------------------------------------------
     def install(self):
@@ -223,7 +225,7 @@ class Recorder(object):
             try:
                 index = recorder.model_index(model)
                 recorder.begin(model, index)
-                callback = recorder.callback(model, index)
+                callback = recorder.callback(model, index, recorder.count_rows(model))
                 if len(args) > position:
                     args = list(args)
                     args[position] = list(args[position] or []) + [callback]
@@ -341,7 +343,35 @@ class Recorder(object):
                 for (_, variable), array in zip(_layer_weights(layer), arrays):
                     variable.assign(array)
 
-    def callback(self, model, index):
+    def count_rows(self, model):
+        """A variable the model's `train_step` sets to each batch's row count, or None where none can be had.
+
+        TF 2.x's Keras and Keras 3 log running means weighted by the batches' rows; a last batch
+        shorter than the others (100 rows in batches of 32) makes the equal-batch reading wrong for it.
+        Only where `fit` runs eagerly-built steps on the default strategy (TF 1.x's loops log each
+        batch's own loss and have no `train_step`).
+        """
+        import tensorflow as tf
+
+        strategy = getattr(model, "distribute_strategy", None)
+        if (not tf.executing_eagerly() or tf.distribute.has_strategy() or not callable(getattr(model, "train_step", None))
+                or (strategy is not None and type(strategy).__name__ != "_DefaultDistributionStrategy")):
+            return None
+        if id(model) not in self.row_counters:
+            with tf.init_scope():
+                rows = tf.Variable(0, dtype=tf.int64, trainable=False)
+            step = model.train_step
+
+            def train_step(data):
+                first = tf.nest.flatten(data)[0]
+                rows.assign(tf.cast(tf.shape(first)[0], tf.int64))
+                return step(data)
+
+            model.train_step = train_step
+            self.row_counters[id(model)] = rows
+        return self.row_counters[id(model)]
+
+    def callback(self, model, index, rows=None):
         recorder = self
         buffered = {}
 
@@ -354,9 +384,10 @@ class Recorder(object):
 
             def on_train_batch_end(self, batch, logs=None):
                 recorder.batches += 1
+                count = int(rows.numpy()) if rows is not None else 0
                 for key, value in (logs or {}).items():
                     if key not in SKIPPED_LOG_KEYS:
-                        buffered.setdefault(key, []).append((recorder.batches, _number(value)))
+                        buffered.setdefault(key, []).append((recorder.batches, _number(value), count))
 
             def on_epoch_end(self, epoch, logs=None):
                 recorder.epochs += 1
@@ -396,15 +427,23 @@ def _close(a, b):
     return abs(a - b) <= SAME * max(abs(a), abs(b), 1e-12)
 
 
-def _per_batch(pairs, epoch_value):
-    """[(step, the batch's own value)] from one key's logged batch values (module docstring)."""
+def _per_batch(logged, epoch_value):
+    """[(step, the batch's own value)] from one key's logged (step, value, rows) (module docstring).
+
+    A running mean is weighted by each batch's rows where every batch's count is known (a short last
+    batch), by 1 per batch otherwise.
+    """
+    pairs = [(step, value) for step, value, _ in logged]
     values = [value for _, value in pairs]
     if epoch_value is None or len(values) == 1 or not _close(values[-1], _number(epoch_value)):
         return pairs  # already each batch's own value (or nothing tells: one batch is both)
-    own, previous = [], 0.0
-    for count, (step, mean) in enumerate(pairs, 1):
-        own.append((step, count * mean - (count - 1) * previous))
-        previous = mean
+    weights = [rows for _, _, rows in logged]
+    if not all(weights):
+        weights = [1] * len(logged)
+    own, previous, seen = [], 0.0, 0
+    for (step, mean), rows in zip(pairs, weights):
+        own.append((step, ((seen + rows) * mean - seen * previous) / rows))
+        previous, seen = mean, seen + rows
     return own
 
 

@@ -104,10 +104,23 @@ def test_verify_reads_what_the_recorder_writes():
 
 
 def test_running_means_are_told_apart_from_per_batch_values_by_the_epochs_value():
-    running = [(1, 3.0), (2, 2.0), (3, 3.0)]  # Keras 3 (and TF 1.x's stateful metrics): the epoch's value last
+    running = [(1, 3.0, 0), (2, 2.0, 0), (3, 3.0, 0)]  # Keras 3 (and TF 1.x's stateful metrics): the epoch's value last
     assert _per_batch(running, 3.0) == [(1, 3.0), (2, 1.0), (3, 5.0)]
-    per_batch = [(1, 3.0), (2, 1.0), (3, 5.0)]  # TF 1.x's batch loss: the epoch's value is their mean
-    assert _per_batch(per_batch, 3.0) == per_batch
+    per_batch = [(1, 3.0, 0), (2, 1.0, 0), (3, 5.0, 0)]  # TF 1.x's batch loss: the epoch's value is their mean
+    assert _per_batch(per_batch, 3.0) == [(1, 3.0), (2, 1.0), (3, 5.0)]
+
+
+def test_a_running_mean_is_weighted_by_the_rows_of_each_batch_where_train_step_reported_them():
+    """GoogleCloudPlatform/cloudml-samples' 2018 tpu_keras trainer: 100 rows in batches of 32, the last
+    of 4. TF 2.x's Keras and Keras 3 weight their running loss by rows; read with equal weights, the
+    last batch's own loss came out 0.70149 where TF 1.15 logged 0.73055 (the same training: final
+    weights equal)."""
+    own = [0.5, 0.7, 0.6, 2.0]
+    rows = [32, 32, 32, 4]
+    means = [sum(o * r for o, r in zip(own[:k], rows[:k])) / sum(rows[:k]) for k in range(1, 5)]
+    logged = [(k + 1, mean, count) for k, (mean, count) in enumerate(zip(means, rows))]
+    recovered = [value for _, value in _per_batch(logged, means[-1])]
+    assert recovered == pytest.approx(own, rel=1e-12)
 
 
 def test_structure_differences_name_what_is_on_one_side_only():
