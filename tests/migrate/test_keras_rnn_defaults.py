@@ -65,4 +65,4 @@ def test_the_migrated_rnn_program_reproduces_tf_1_15(oracle, target, tmp_path, m
     np.testing.assert_allclose(ours["predictions"], oracle["predictions"], rtol=1e-5)
     assert [len(w) for w in ours["weights"]] == [len(w) for w in oracle["weights"]]
     for mine, theirs in zip(ours["weights"], oracle["weights"]):
-        np.testing.assert_allclose(mine, theirs, rtol=0, atol=1e-5 * np.max(np.abs(theirs)))
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5)   # measured 2.9e-7 elementwise, both targets

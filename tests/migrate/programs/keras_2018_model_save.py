@@ -1,6 +1,8 @@
 """A 2018 Keras TPU template's end (GoogleCloudPlatform/cloudml-samples tpu/templates/tpu_keras/
-trainer.py, with the template's first optimizer, Adam: TF1's RMSProp starts its accumulator at 1,
-Keras' at 0, a difference the codemod reports): a TF1 optimizer and a tf.losses loss in compile, fit on arrays, then the whole model saved
+trainer.py, with plain gradient descent for its RMSProp: TF1's RMSProp starts its accumulator at 1,
+Keras' at 0, a difference the codemod reports; Adam, tried first, steps every weight by about its
+learning rate whatever the gradient's size, so a weight whose gradient is at rounding level ends
+4e-3 apart relative): a TF1 optimizer and a tf.losses loss in compile, fit on arrays, then the whole model saved
 under a name of the program's choosing, `model.hd5`, which TF 1.x's Keras wrote as HDF5.
 
 Run as `python keras_2018_model_save.py MODEL_DIR`; prints one JSON line: the losses, the saved
@@ -27,7 +29,7 @@ def main(model_dir):
     model = build_model()
     rng = np.random.RandomState(0)
     model.set_weights([rng.uniform(-0.3, 0.3, w.shape).astype(np.float32) for w in model.get_weights()])
-    model.compile(tf.train.AdamOptimizer(learning_rate=0.05), tf.losses.log_loss)
+    model.compile(tf.train.GradientDescentOptimizer(learning_rate=0.5), tf.losses.log_loss)
     sequences = rng.random_sample((16, 5, 3)).astype(np.float32)
     labels = rng.randint(0, 2, size=(16, 1)).astype(np.float32)
     history = model.fit(sequences, labels, batch_size=8, epochs=2, shuffle=False, verbose=0)
