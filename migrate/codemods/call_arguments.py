@@ -78,3 +78,23 @@ def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression 
                 arg.keyword is not None and arg.keyword.value == keyword):
             return arg.value
     return None
+
+
+def bind_arguments(args: Sequence, signature: Sequence[str]) -> dict[str, cst.Arg] | None:
+    """{parameter name: the Arg passed for it}, in the call's order, for a rewrite to a function
+    with other parameters; None when an argument cannot be placed (`*args`/`**kwargs`, more
+    positionals than `signature` has, an unknown keyword). Reads only `.keyword`, `.star` (and
+    keeps the args), so the pre-filter's call shapes bind too."""
+    bound: dict[str, cst.Arg] = {}
+    for position, arg in enumerate(args):
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if position >= len(signature):
+                return None
+            bound[signature[position]] = arg
+        elif arg.keyword.value in signature:
+            bound[arg.keyword.value] = arg
+        else:
+            return None
+    return bound

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 import libcst as cst
+from migrate.codemods.call_arguments import bind_arguments
 from migrate.codemods.base import dotted_name
 from migrate.codemods.registry import Codemod, watched_names_only
 from migrate.resolve import canonical
@@ -33,20 +34,8 @@ _PARAMETERS = {
 
 def _arguments(key: str, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
     """The call's arguments by TF 1.15 parameter name, or None when they cannot be read statically."""
-    names = _PARAMETERS[key]
-    bound: dict[str, cst.BaseExpression] = {}
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return None
-        if arg.keyword is None:
-            if index >= len(names):
-                return None
-            bound[names[index]] = arg.value
-        elif arg.keyword.value in names:
-            bound[arg.keyword.value] = arg.value
-        else:
-            return None
-    return bound
+    bound = bind_arguments(call.args, _PARAMETERS[key])
+    return None if bound is None else {name: arg.value for name, arg in bound.items()}
 
 
 def _arg(value: cst.BaseExpression, keyword: str | None = None) -> cst.Arg:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate.codemods.call_arguments import bind_arguments
 from migrate.codemods.registry import Codemod
 from migrate.resolve import canonical
 from migrate.tables.keras import TF1_OPTIMIZERS, TF1_OPTIMIZERS_WITHOUT_KERAS, KerasOptimizer
@@ -62,19 +63,9 @@ class _CompileSites(cst.CSTVisitor):
 def keras_arguments(entry: KerasOptimizer, args: list[cst.Arg]) -> list[cst.Arg] | None:
     """The Keras call's arguments (all keywords), or None when an argument cannot be placed."""
     no_space = cst.SimpleWhitespace("")
-    passed: dict[str, cst.Arg] = {}
-    for index, arg in enumerate(args):
-        if arg.star:
-            return None
-        if arg.keyword is None:
-            if index >= len(entry.signature):
-                return None
-            name = entry.signature[index]
-        else:
-            name = arg.keyword.value
-            if name not in entry.signature:
-                return None
-        passed[name] = arg
+    passed = bind_arguments(args, entry.signature)
+    if passed is None:
+        return None
     converted = []
     for name, arg in passed.items():
         if name in entry.dropped:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate.codemods.call_arguments import bind_arguments
 from migrate.codemods.registry import Codemod
 from migrate.resolve import Match
 from migrate.tables.entries import Replacement
@@ -24,19 +25,11 @@ SIGNATURE = ("x", "y", "batch_size", "num_epochs", "shuffle", "queue_capacity", 
 
 def _arguments(call) -> dict[str, cst.BaseExpression] | None:
     """The call's arguments by TF 1.15's parameter name; None when one cannot be placed."""
-    passed = {}
-    for position, arg in enumerate(getattr(call, "args", ())):
-        if not isinstance(arg, cst.Arg) or arg.star:
-            return None
-        if arg.keyword is None:
-            if position >= len(SIGNATURE):
-                return None
-            passed[SIGNATURE[position]] = arg.value
-        elif arg.keyword.value in SIGNATURE:
-            passed[arg.keyword.value] = arg.value
-        else:
-            return None
-    return passed
+    args = getattr(call, "args", ())
+    if not all(isinstance(arg, cst.Arg) for arg in args):
+        return None
+    bound = bind_arguments(args, SIGNATURE)
+    return None if bound is None else {name: arg.value for name, arg in bound.items()}
 
 
 def lookup(canonical_name: str, raw_name: str, call) -> Match | None:
