@@ -338,7 +338,11 @@ class EvalLoop:
             arrived = batch.has_value()
 
             def run_step():
-                features, labels = batch.get_value()
+                # The optional's value forgets the static shapes (tf.distribute takes any
+                # first axis for a partial batch); model_fn sees what get_next() would give.
+                features, labels = tf.nest.map_structure(
+                    lambda value, spec: tf.ensure_shape(value, spec.shape),
+                    batch.get_value(), iterator.element_spec)
                 return step_index + 1, loss_sum + self._step(features, labels)
 
             step_index, loss_sum = tf.cond(arrived, run_step, lambda: (step_index, loss_sum))
