@@ -477,11 +477,16 @@ class _EstimatorBase:
                 raise
         return run_loop
 
+    def _eval_runs_to_end(self, data) -> bool:
+        """Whether evaluate() runs data of unknown length in one loop that ends with the data;
+        not with step fusion off, nor on several replicas (a short last batch is split across
+        them one step at a time): there each step is one call until OutOfRange."""
+        return (data.steps_available == inputs.UNKNOWN_STEPS and step_fusion.enabled()
+                and self._deployment.num_replicas == 1)
+
     def _eval_run_to_end(self, hook_runner, eval_loop, iterator):
-        """`max_steps -> (loss sum, steps)` in one loop that ends with the data, or None where
-        the steps of data of unknown length run one call each: step fusion off, or several
-        replicas (a short last batch is split across them one step at a time)."""
-        if not step_fusion.enabled() or self._deployment.num_replicas > 1:
+        """`max_steps -> (loss sum, steps)` when the loop runs to the data's end, else None."""
+        if not eval_loop.runs_to_end:
             return None
         return lambda max_steps: hook_runner.run_loop(
             lambda: eval_loop.run_to_end(iterator, max_steps))
@@ -503,6 +508,7 @@ class _EstimatorBase:
             model_function=self._model_function(ModeKeys.EVAL, data.per_replica_batch_size),
             has_labels=data.has_labels))
         self._host_cache.reset_to_initial_values()
+        eval_loop.runs_to_end = self._eval_runs_to_end(data)
         # The input pipeline lives exactly as long as this call (input_release.py).
         with input_release.OwnedInput(data, loops=[eval_loop]) as pipeline:
             hook_runner = self._hook_runner(hooks, eval_loop, pipeline.iterator, ModeKeys.EVAL)

@@ -215,6 +215,7 @@ class EvalLoop:
         self.trace_count = 0
         self._function = tf.function(self._loop, autograph=False)
         self._to_end_function = tf.function(self._loop_to_end, autograph=False)
+        self.runs_to_end = False  # this evaluate() runs run_to_end (set before trace())
         self._bound = None  # the BoundLoop of the iterator of the current evaluate()
 
     def __call__(self, iterator, num_steps: int):
@@ -240,11 +241,13 @@ class EvalLoop:
         self._bound = None
 
     def trace(self, iterator) -> None:
-        """Traces the loop without running a step (model_fn's hooks exist afterwards)."""
+        """Traces the loop this evaluate() will run (`runs_to_end`: run_to_end's), without
+        running a step: model_fn's hooks exist afterwards, and the loop is traced once."""
         if self.trace_count:
             return
+        function = self._to_end_function if self.runs_to_end else self._function
         with self._cache.scope():
-            self._function.get_concrete_function(iterator, NUM_STEPS_SPEC)
+            function.get_concrete_function(iterator, NUM_STEPS_SPEC)
 
     def _replica_step(self, features, labels):
         """One replica's eval step, built with TF1 graph semantics (only what is fetched runs).
