@@ -18,7 +18,9 @@ average is recorded at the start and end of the whole run and of every single ru
 Then `core_fusion` compares, at one step per loop with the default hooks, the bridge with step
 fusion against itself without and against TF 1.15, for a TPUEstimator(use_tpu=False) and a plain
 Estimator program (the `fusion` section of the JSON; targets >= 1.5x both), and `core_eval_fusion`
-evaluate() on data of unknown length likewise (the `eval_fusion` section). `--fusion-only` runs
+evaluate() on data of unknown length likewise (the `eval_fusion` section), and
+`core_predict_fusion` predict() on finite and unknown-length input (the `predict_fusion`
+section). `--fusion-only` runs
 only those comparisons and replaces their sections of the existing results file.
 
 Separate processes seconds apart still land in different speed regimes of this machine (whole
@@ -42,7 +44,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench import core_eval_fusion, core_fusion
+from bench import core_eval_fusion, core_fusion, core_predict_fusion
 from bench.core_summary import BASELINES, IMPLS, summarize
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -149,12 +151,14 @@ def main(argv=None) -> int:
     if args.fusion_only:
         fusion = core_fusion.compare(args.fusion_repeats, args.steps)
         eval_fusion = core_eval_fusion.compare(args.fusion_repeats)
+        predict_fusion = core_predict_fusion.compare(args.fusion_repeats)
         results = json.loads(args.output.read_text()) if args.output.exists() else {}
-        results.update(fusion=fusion, eval_fusion=eval_fusion)
+        results.update(fusion=fusion, eval_fusion=eval_fusion, predict_fusion=predict_fusion)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(results, indent=2) + "\n")
         core_fusion.render(fusion)
         core_eval_fusion.render(eval_fusion)
+        core_predict_fusion.render(predict_fusion)
         print(f"results written to {args.output}")
         return 0
     replica_counts = (1,) if args.quick else (1, 8)
@@ -178,6 +182,7 @@ def main(argv=None) -> int:
         print(json.dumps(result), file=sys.stderr)
     fusion = core_fusion.compare(args.fusion_repeats, args.steps)
     eval_fusion = core_eval_fusion.compare(args.fusion_repeats)
+    predict_fusion = core_predict_fusion.compare(args.fusion_repeats)
     finished = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "load_average": os.getloadavg()}
 
@@ -190,10 +195,12 @@ def main(argv=None) -> int:
                     "load_average_at_end": finished["load_average"]},
         "repeats": repeats, "summary": summary, "runs": raw_runs,
         "in_process_runs": in_process_runs, "fusion": fusion, "eval_fusion": eval_fusion,
+        "predict_fusion": predict_fusion,
     }, indent=2) + "\n")
     render(summary, started["load_average"], finished["load_average"])
     core_fusion.render(fusion)
     core_eval_fusion.render(eval_fusion)
+    core_predict_fusion.render(predict_fusion)
     print(f"results written to {args.output}")
     return 0
 

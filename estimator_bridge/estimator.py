@@ -23,7 +23,7 @@ from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge import export as export_lib
 from estimator_bridge.runtime.hook_fetches import tensor_names_wanted
 from estimator_bridge.runtime.hook_runner import HookRunner
-from estimator_bridge.runtime import step_fusion, step_rate, warm_start
+from estimator_bridge.runtime import predict_fusion, step_fusion, step_rate, warm_start
 from estimator_bridge import arguments
 from estimator_bridge.config import InputPipelineConfig, RunConfig
 from estimator_bridge.spec import ModeKeys
@@ -448,11 +448,23 @@ class _EstimatorBase:
                 global_step=self._cache["global_step"], strategy=deployment.strategy,
                 build_graph=self._build_graphs.get(ModeKeys.PREDICT))
             hook_runner.begin()
-            for batch in controller.run_prediction(
-                    run_batch=lambda: hook_runner.run_loop(lambda: loop(pipeline.iterator)),
-                    data_steps=data.steps_available, should_stop=hook_runner.stop_requested):
-                yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
-                                                yield_single_examples)
+            run_batches, sizer = None, None
+            if predict_fusion.decline_reason(hooks=hook_runner.hooks,
+                                             num_replicas=deployment.num_replicas,
+                                             prediction_specs=loop.prediction_specs) is None:
+                # Several batches per call (predict_fusion.py): no hook sees each batch.
+                run_batches = lambda size: hook_runner.run_loop(  # noqa: E731
+                    lambda: loop.run_batches(pipeline.iterator, size))
+                sizer = predict_fusion.BatchSizer()
+            try:
+                for batch in controller.run_prediction(
+                        run_batch=lambda: hook_runner.run_loop(lambda: loop(pipeline.iterator)),
+                        data_steps=data.steps_available, should_stop=hook_runner.stop_requested,
+                        run_batches=run_batches, sizer=sizer):
+                    yield from predict_lib.examples(predict_lib.select_keys(batch, predict_keys),
+                                                    yield_single_examples)
+            finally:
+                loop.unbind()
             hook_runner.end()
 
     # ---- evaluate ------------------------------------------------------------------------

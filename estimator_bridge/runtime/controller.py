@@ -302,7 +302,7 @@ def write_evaluation_summaries(results: dict, *, output_dir: str, name=None) -> 
     writer.close()
 
 
-def run_prediction(*, run_batch, data_steps, should_stop):
+def run_prediction(*, run_batch, data_steps, should_stop, run_batches=None, sizer=None):
     """Yields `run_batch()`'s predicted batches until the data ends or a hook asks to stop.
 
     Args:
@@ -310,7 +310,13 @@ def run_prediction(*, run_batch, data_steps, should_stop):
         batch in TF1).
       data_steps: batches available (None infinite, UNKNOWN_STEPS unknown: until OutOfRange).
       should_stop: `() -> bool`, asked after each batch has been consumed.
+      run_batches: fused (predict_fusion.py): `(n) -> [batch, ...]`, up to n batches in one
+        call, fewer where the data ends; used instead of run_batch, sized by `sizer` (a
+        `predict_fusion.BatchSizer`).
     """
+    if run_batches is not None:
+        yield from _run_fused_prediction(run_batches, data_steps, should_stop, sizer)
+        return
     done = 0
     while data_steps in (None, UNKNOWN_STEPS) or done < data_steps:
         try:
@@ -321,3 +327,27 @@ def run_prediction(*, run_batch, data_steps, should_stop):
         yield batch
         if should_stop():
             break
+
+
+def _run_fused_prediction(run_batches, data_steps, should_stop, sizer):
+    known = data_steps not in (None, UNKNOWN_STEPS)
+    done = 0
+    while True:
+        size = sizer.next_size(data_steps - done if known else None)
+        if size <= 0:
+            return
+        started = time.monotonic()
+        batches = run_batches(size)
+        sizer.after_call(len(batches), time.monotonic() - started,
+                         sum(_nbytes(batch) for batch in batches))
+        for batch in batches:
+            done += 1
+            yield batch
+            if should_stop():
+                return
+        if len(batches) < size:  # the data ended
+            return
+
+
+def _nbytes(batch) -> int:
+    return sum(getattr(value, "nbytes", 0) for value in tf.nest.flatten(batch))

@@ -2,7 +2,7 @@
 
 One traced step per call (`strategy.run` of a pruned TF1-style graph: only the predictions are
 fetched, as TF1's `session.run(predictions)`), predictions gathered from the replicas in replica
-order. With R emulated TPU cores every batch must have the global batch size, so a short last
+order; or, fused (predict_fusion.py), several batches per call (`run_batches`). With R emulated TPU cores every batch must have the global batch size, so a short last
 batch is zero-padded to it and the padding rows are dropped on the host (TPUEstimator's
 `_PaddingSignals`, docs/semantics.md section 3); users never see them.
 """
@@ -13,6 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_bridge.runtime import graph_step
+from estimator_bridge.runtime.bound_call import BoundLoop
 from estimator_bridge.contract import metrics as metrics_lib
 
 
@@ -34,7 +35,9 @@ def pad_batches(dataset, global_batch_size):
 
 
 class PredictLoop:
-    """`loop(iterator) -> {name: numpy batch}` (or one numpy batch), one trace for all calls."""
+    """`loop(iterator) -> {name: numpy batch}` (or one numpy batch), one trace for all calls;
+    `loop.run_batches(iterator, n)`: up to n such batches in one call (fewer where the data
+    ends)."""
 
     def __init__(self, *, deployment, cache, model_function, has_labels, padded: bool):
         self._deployment = deployment
@@ -45,12 +48,44 @@ class PredictLoop:
         self._structure = None
         self.hooks = ()
         self._function = tf.function(self._step, autograph=False)
+        self._batches_function = tf.function(self._batches, autograph=False)
+        self._output_specs = None  # (flat prediction specs, rows spec) of the traced step
+        self._bound = None  # the BoundLoop of run_batches on the current predict()'s iterator
 
     def trace(self, iterator) -> None:
         """Traces the step without running it (model_fn's prediction_hooks exist afterwards)."""
         if self._structure is None:
             with self._cache.scope():
-                self._function.get_concrete_function(iterator)
+                concrete = self._function.get_concrete_function(iterator)
+            predictions, rows = concrete.structured_outputs
+            self._output_specs = ([tf.TensorSpec(t.shape, t.dtype)
+                                   for t in tf.nest.flatten(predictions)], rows)
+
+    @property
+    def prediction_specs(self) -> list:
+        """The flat predictions' specs (after `trace`)."""
+        return self._output_specs[0]
+
+    def run_batches(self, iterator, max_batches: int) -> list:
+        """Up to `max_batches` predicted batches, as `__call__` gives each, in one traced call;
+        fewer where the data ends (none: it had ended). Each batch runs only once it arrived,
+        so nothing runs past the end of the data."""
+        if self._bound is None or self._bound.iterator is not iterator:
+            with self._cache.scope():
+                self._bound = BoundLoop(self._batches_function, iterator)
+        concatenated, lengths, rows = self._bound(max_batches)
+        lengths, rows = lengths.numpy(), rows.numpy()
+        # Batch b of prediction i is rows offsets[b, i]:offsets[b, i] + lengths[b, i] of its
+        # concatenation, cut to the batch's real rows as __call__ cuts it.
+        offsets = np.cumsum(lengths, axis=0) - lengths
+        flat = [np.asarray(value) for value in concatenated]
+        return [tf.nest.pack_sequence_as(self._structure, [
+            value[offsets[b, i]:offsets[b, i] + lengths[b, i]][:int(rows[b])]
+            for i, value in enumerate(flat)]) for b in range(len(rows))]
+
+    def unbind(self) -> None:
+        """Forgets the iterator of the predict() that ended."""
+        self._bound = None
 
     def __call__(self, iterator):
         with self._cache.scope():
@@ -75,8 +110,10 @@ class PredictLoop:
 
     def _step(self, iterator):
         self._cache.begin_trace()
+        return self._predict(iterator.get_next())
+
+    def _predict(self, element):
         strategy = self._deployment.strategy
-        element = iterator.get_next()
         if self._padded:
             (features, labels), mask = element
         else:
@@ -90,6 +127,54 @@ class PredictLoop:
             rows = tf.reduce_sum(metrics_lib.gather_replicas(
                 strategy, mask, tpu_semantics=False, name="padding mask"))
         return gathered, rows
+
+
+    def _batches(self, iterator, max_batches):
+        """The fused loop: per batch that arrived, its flat predictions (concatenated along
+        the batch axis over the batches), their lengths and the batch's real rows."""
+        self._cache.begin_trace()
+        flat_specs, _ = self._output_specs
+
+        def concatenable(spec):
+            return tf.TensorArray(spec.dtype, size=0, dynamic_size=True, infer_shape=False,
+                                  element_shape=tf.TensorShape([None]).concatenate(spec.shape[1:]))
+
+        def body(index, predictions, lengths, rows, _):
+            batch = iterator.get_next_as_optional()
+            arrived = batch.has_value()
+
+            def run_batch():
+                # The optional's value forgets the static shapes; model_fn sees what
+                # get_next() would give (loops.EvalLoop._loop_to_end).
+                element = tf.nest.map_structure(
+                    lambda value, spec: tf.ensure_shape(value, spec.shape),
+                    batch.get_value(), iterator.element_spec)
+                batch_predictions, batch_rows = self._predict(element)
+                flat = tf.nest.flatten(batch_predictions)
+                return (index + 1,
+                        [array.write(index, value) for array, value in zip(predictions, flat)],
+                        lengths.write(index, tf.stack([tf.shape(value)[0] for value in flat])),
+                        rows.write(index, tf.cast(batch_rows, tf.int32)))
+
+            index, predictions, lengths, rows = tf.cond(
+                arrived, run_batch, lambda: (index, predictions, lengths, rows))
+            return index, predictions, lengths, rows, arrived
+
+        batches, predictions, lengths, rows, _ = tf.while_loop(
+            lambda index, *rest: tf.logical_and(rest[-1], index < max_batches), body,
+            (tf.constant(0), [concatenable(spec) for spec in flat_specs],
+             tf.TensorArray(tf.int32, size=0, dynamic_size=True,
+                            element_shape=tf.TensorShape([len(flat_specs)])),
+             tf.TensorArray(tf.int32, size=0, dynamic_size=True, element_shape=tf.TensorShape([])),
+             tf.constant(True)))
+
+        def concatenated(array, spec):
+            # TensorArray.concat of no batch has no shape to give; say it.
+            return tf.cond(batches > 0, array.concat,
+                           lambda: tf.zeros([0] * spec.shape.rank, spec.dtype))
+
+        return ([concatenated(array, spec) for array, spec in zip(predictions, flat_specs)],
+                lengths.stack(), rows.stack())
 
 
 def select_keys(predictions, predict_keys):
