@@ -1,19 +1,20 @@
-"""TF1 optimizers passed to Keras `compile` -> the Keras optimizer with the same update.
+"""TF1 optimizers passed to Keras `compile` -> the Keras 3 optimizer with the same update.
 
 TF 1.x Keras (and keras_to_tpu_model, which required it) took `tf.train.*Optimizer` objects:
 
-    model.compile(optimizer=tf.train.AdamOptimizer(learning_rate=1e-3), loss=...)
+    model.compile(optimizer=tf.train.RMSPropOptimizer(learning_rate=1e-3), loss=...)
 ->
-    model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08), loss=...)
+    model.compile(optimizer=estimator_bridge.compat.keras_tf1_optimizers.RMSProp(learning_rate=1e-3), loss=...)
 
 Keras 3 rejects TF1 optimizers (`Could not interpret optimizer identifier`), so the generic
-`tf.compat.v1.train.*` rename is not enough here. Every argument is carried over by name (TF1
-positional arguments become keywords) and each TF1 default that differs from Keras' is written
-out (migrate/tables/keras.py), so the program keeps its numbers. Handled: the optimizer given
-inline (keyword `optimizer=` or first positional argument of `X.compile(...)`) or through a
+`tf.compat.v1.train.*` rename is not enough here, and Keras 3's own optimizers compute other numbers
+(RMSprop's accumulator, sparse gradients): each TF1 optimizer becomes the one migrate/tables/keras.py
+names (TF 1.x's own, rebuilt as a Keras 3 optimizer, or Keras' SGD for plain gradient descent). Every
+argument is carried over by name (TF1 positional arguments become keywords). Handled: the optimizer
+given inline (keyword `optimizer=` or first positional argument of `X.compile(...)`) or through a
 name assigned once from the TF1 constructor (`opt = tf.train.AdamOptimizer(...)`,
-`model.compile(opt, ...)`). TF1 optimizers Keras has no counterpart for are reported (MIG206),
-and so are the remaining numeric differences (RMSProp's accumulator starts at 1 in TF1).
+`model.compile(opt, ...)`). TF1 optimizers with no counterpart, or arguments that cannot be placed,
+are reported (MIG206).
 """
 
 from __future__ import annotations
@@ -86,6 +87,11 @@ def keras_arguments(entry: KerasOptimizer, args: list[cst.Arg]) -> list[cst.Arg]
     return converted
 
 
+def spelled(entry: KerasOptimizer) -> str:
+    """The target as a reader of the finding writes it (`tf.keras...` for TensorFlow's names)."""
+    return "tf." + entry.target[len("tensorflow."):] if entry.target.startswith("tensorflow.") else entry.target
+
+
 def start(rewrite, module: cst.Module) -> _CompileSites:
     sites = _CompileSites()
     module.visit(sites)
@@ -141,10 +147,10 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
     entry = TF1_OPTIMIZERS[key]
     if keras_arguments(entry, list(call.args)) is None:
         return [(call, "MIG206", f"`{name}(...)` has arguments that cannot be mapped to "
-                 f"`{entry.target}`; call left unchanged",
-                 f"spell it as tf.{entry.target} with keyword arguments by hand")]
+                 f"`{spelled(entry)}`; call left unchanged",
+                 f"spell it as {spelled(entry)} with keyword arguments by hand")]
     if entry.difference:
-        return [(call, "MIG206", f"`{name}` became `tf.{entry.target}`: {entry.difference}",
+        return [(call, "MIG206", f"`{name}` became `{spelled(entry)}`: {entry.difference}",
                  "expect the early steps to differ from TF 1.x; nothing to change")]
     return []
 
@@ -158,7 +164,7 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
     if args is None:
         return None
     rewrite.consume(original_node.func)
-    return updated_node.with_changes(func=rewrite.spell("tensorflow." + entry.target), args=args)
+    return updated_node.with_changes(func=rewrite.spell(entry.target), args=args)
 
 
 def gives_optimizers_to_compile(text: str) -> bool:

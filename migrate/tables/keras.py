@@ -39,14 +39,15 @@ KERAS["keras.layers.BatchNormalization"] = Replacement("estimator_bridge.compat.
 
 @dataclass(frozen=True)
 class KerasOptimizer:
-    """The Keras optimizer that applies the same update as a TF1 `tf.train.*Optimizer`.
+    """The Keras 3 optimizer that applies the same update as a TF1 `tf.train.*Optimizer`.
 
+    target: its full dotted name (a Keras optimizer, or one of estimator_bridge.compat.keras_tf1_optimizers).
     signature: the TF1 constructor's parameters in order (positional arguments are passed to
-      Keras by these names, renamed by `rename`).
-    rename: {TF1 parameter: Keras parameter}.
-    defaults: {Keras parameter: source text} for TF1 defaults that differ from Keras' (TF1 Adam's
-      epsilon is 1e-8, Keras' 1e-7): added when the call does not pass the parameter.
-    dropped: TF1 parameters with no effect on the numbers and no Keras counterpart (use_locking,
+      the target by these names, renamed by `rename`).
+    rename: {TF1 parameter: target's parameter}.
+    defaults: {target's parameter: source text} for TF1 defaults that differ from the target's:
+      added when the call does not pass the parameter.
+    dropped: TF1 parameters with no effect on the numbers and no counterpart (use_locking,
       slot names).
     difference: why the numbers still differ from TF1's, when they do (a finding), else "".
     """
@@ -59,31 +60,30 @@ class KerasOptimizer:
     difference: str = ""
 
 
+# Keras 3's own optimizers compute other numbers than TF 1.x's (measured against TF 1.15,
+# tests/migrate/test_keras_optimizers.py): RMSprop starts its mean-square accumulator at 0 (TF 1.x: 1),
+# and with a sparse gradient (an Embedding's) every optimizer but SGD squares the rows before summing
+# those that share an index, or moves the rows the batch did not touch. TF 1.x's optimizers rebuilt on
+# TF's training kernels, with TF 1.x's argument names and defaults, take their place.
+TF1_KERAS_OPTIMIZERS = "estimator_bridge.compat.keras_tf1_optimizers."
+
 # TF 1.15 signatures (checked against the oracle by tests/migrate/test_keras_optimizers.py).
 TF1_OPTIMIZERS: dict[str, KerasOptimizer] = {
     "tensorflow.train.AdamOptimizer": KerasOptimizer(
-        "keras.optimizers.Adam", ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
-        rename={"beta1": "beta_1", "beta2": "beta_2"}, defaults={"epsilon": "1e-08"}),
+        TF1_KERAS_OPTIMIZERS + "Adam", ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name")),
     "tensorflow.train.GradientDescentOptimizer": KerasOptimizer(
-        "keras.optimizers.SGD", ("learning_rate", "use_locking", "name")),
+        "tensorflow.keras.optimizers.SGD", ("learning_rate", "use_locking", "name")),
     "tensorflow.train.MomentumOptimizer": KerasOptimizer(
-        "keras.optimizers.SGD", ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
-        rename={"use_nesterov": "nesterov"}),
+        TF1_KERAS_OPTIMIZERS + "Momentum", ("learning_rate", "momentum", "use_locking", "name", "use_nesterov")),
     "tensorflow.train.RMSPropOptimizer": KerasOptimizer(
-        "keras.optimizers.RMSprop",
-        ("learning_rate", "decay", "momentum", "epsilon", "use_locking", "centered", "name"),
-        rename={"decay": "rho"}, defaults={"epsilon": "1e-10"},
-        difference="TF1's RMSProp starts its mean-square accumulator at 1, Keras' RMSprop at 0: the first "
-                   "updates are larger in Keras (the same afterwards, once the accumulator has decayed)"),
+        TF1_KERAS_OPTIMIZERS + "RMSProp",
+        ("learning_rate", "decay", "momentum", "epsilon", "use_locking", "centered", "name")),
     "tensorflow.train.AdagradOptimizer": KerasOptimizer(
-        # TF1 divides by sqrt(accumulator); Keras by sqrt(accumulator + epsilon).
-        "keras.optimizers.Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name"),
-        defaults={"epsilon": "0.0"}),
+        TF1_KERAS_OPTIMIZERS + "Adagrad", ("learning_rate", "initial_accumulator_value", "use_locking", "name")),
     "tensorflow.train.AdadeltaOptimizer": KerasOptimizer(
-        "keras.optimizers.Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name"),
-        defaults={"epsilon": "1e-08"}),
+        TF1_KERAS_OPTIMIZERS + "Adadelta", ("learning_rate", "rho", "epsilon", "use_locking", "name")),
     "tensorflow.train.FtrlOptimizer": KerasOptimizer(
-        "keras.optimizers.Ftrl",
+        TF1_KERAS_OPTIMIZERS + "Ftrl",
         ("learning_rate", "learning_rate_power", "initial_accumulator_value", "l1_regularization_strength",
          "l2_regularization_strength", "use_locking", "name", "accum_name", "linear_name",
          "l2_shrinkage_regularization_strength"),

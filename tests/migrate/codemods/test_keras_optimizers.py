@@ -1,24 +1,29 @@
-"""KerasCompileOptimizers: a TF1 optimizer given to Keras compile becomes the Keras optimizer with the same
-update, TF1's defaults written out (numbers: tests/migrate/test_keras_optimizers.py, oracle)."""
+"""KerasCompileOptimizers: a TF1 optimizer given to Keras compile becomes a Keras 3 optimizer with TF 1.x's
+update (numbers: tests/migrate/test_keras_optimizers.py, oracle)."""
 
 from tests.migrate.codemods.support import assert_codemod, assert_unchanged
 
 NAME = "KerasCompileOptimizers"
 
 
-def test_tf1_optimizers_in_compile_become_keras_ones_with_tf1_defaults():
+def test_tf1_optimizers_in_compile_become_keras_3_optimizers_with_tf1_updates():
     assert_codemod(NAME, """
         import tensorflow as tf
 
         model.compile(optimizer=tf.train.AdamOptimizer(learning_rate=1e-3), loss="mse")
         sgd = tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)
         other.compile(sgd, "mse")
+        model.compile(tf.train.RMSPropOptimizer(0.05, 0.9, 0.0, 1e-10, True), "mse")
+        model.compile(tf.train.GradientDescentOptimizer(0.1), "mse")
         """, """
         import tensorflow as tf
+        import estimator_bridge.compat.keras_tf1_optimizers
 
-        model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3, epsilon=1e-08), loss="mse")
-        sgd = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)
+        model.compile(optimizer=estimator_bridge.compat.keras_tf1_optimizers.Adam(learning_rate=1e-3), loss="mse")
+        sgd = estimator_bridge.compat.keras_tf1_optimizers.Momentum(learning_rate=0.1, momentum=0.9, use_nesterov=True)
         other.compile(sgd, "mse")
+        model.compile(estimator_bridge.compat.keras_tf1_optimizers.RMSProp(learning_rate=0.05, decay=0.9, momentum=0.0, epsilon=1e-10), "mse")
+        model.compile(tf.keras.optimizers.SGD(learning_rate=0.1), "mse")
         """)
 
 
