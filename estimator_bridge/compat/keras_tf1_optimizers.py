@@ -12,8 +12,11 @@ own compute other numbers (measured against TF 1.15: docs/results/2026-11-28-ker
 
 The classes here keep TF 1.x's slots, initial values, argument names and defaults, and run the
 TensorFlow training kernels TF 1.x's optimizers ran (`tf.raw_ops.ResourceApply*`); sparse Adam,
-which had no kernel in TF 1.x, is written out in the same order. TensorFlow backend only (the
-backend of TF 1.x programs). Each class is registered for Keras' saving (package `estimator_bridge`).
+which had no kernel in TF 1.x, is written out in the same order. XLA (a TPU, `jit_compile`) has no
+sparse training kernels: a step XLA compiles applies a sparse gradient dense, as TF 1.x did on a TPU
+(its CrossShardOptimizer summed gradients across cores with `cross_replica_sum`, which returns a
+dense tensor). TensorFlow backend only (the backend of TF 1.x programs). Each class is registered
+for Keras' saving (package `estimator_bridge`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,20 @@ def unique_rows(gradient: tf.IndexedSlices) -> tuple[tf.Tensor, tf.Tensor]:
     indices, positions = tf.unique(gradient.indices)
     values = tf.math.unsorted_segment_sum(gradient.values, positions, tf.shape(indices)[0])
     return values, indices
+
+
+def compiled_by_xla() -> bool:
+    """Whether the step being traced is compiled by XLA (Keras' `jit_compile`, a TPU replica)."""
+    from tensorflow.python.ops import control_flow_util  # TensorFlow has no public way to ask
+
+    return control_flow_util.GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph())
+
+
+def rows_or_dense(gradient):
+    """A sparse gradient as (values, indices) with its rows summed, or None where it must go dense."""
+    if not isinstance(gradient, tf.IndexedSlices) or compiled_by_xla():
+        return None
+    return unique_rows(gradient)
 
 
 class TF1KernelOptimizer(keras.optimizers.Optimizer):
@@ -65,12 +82,14 @@ class TF1KernelOptimizer(keras.optimizers.Optimizer):
                           for argument, name in self.HYPERPARAMETERS.items()})
         arguments.update({argument: getattr(self, name) for argument, name in self.OPTIONS.items()})
         dense, sparse = self.kernels()
-        if isinstance(gradient, tf.IndexedSlices):
-            values, indices = unique_rows(gradient)
+        rows = rows_or_dense(gradient)
+        if rows is not None:
+            values, indices = rows
             sparse(var=variable.handle, lr=tf.cast(learning_rate, dtype), grad=tf.cast(values, dtype),
                    indices=indices, **arguments)
         else:
-            dense(var=variable.handle, lr=tf.cast(learning_rate, dtype), grad=tf.cast(gradient, dtype), **arguments)
+            dense(var=variable.handle, lr=tf.cast(learning_rate, dtype),
+                  grad=tf.cast(tf.convert_to_tensor(gradient), dtype), **arguments)
 
     def get_config(self):
         config = super().get_config()
@@ -236,21 +255,22 @@ class Adam(TF1KernelOptimizer):
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype
         beta1_power, beta2_power = (tf.cast(power, dtype) for power in self._beta_powers)
-        if not isinstance(gradient, tf.IndexedSlices):
+        rows = rows_or_dense(gradient)
+        if rows is None:
             index = self._get_variable_index(variable)
             tf.raw_ops.ResourceApplyAdam(
                 var=variable.handle, m=self._slot_variables["m"][index].handle,
                 v=self._slot_variables["v"][index].handle, beta1_power=beta1_power, beta2_power=beta2_power,
                 lr=tf.cast(learning_rate, dtype), beta1=tf.cast(self.beta1, dtype), beta2=tf.cast(self.beta2, dtype),
-                epsilon=tf.cast(self.epsilon, dtype), grad=tf.cast(gradient, dtype))
+                epsilon=tf.cast(self.epsilon, dtype), grad=tf.cast(tf.convert_to_tensor(gradient), dtype))
             return
-        self._sparse_step(gradient, variable, tf.cast(learning_rate, dtype), beta1_power, beta2_power)
+        self._sparse_step(rows, variable, tf.cast(learning_rate, dtype), beta1_power, beta2_power)
 
-    def _sparse_step(self, gradient, variable, learning_rate, beta1_power, beta2_power):
+    def _sparse_step(self, rows, variable, learning_rate, beta1_power, beta2_power):
         index = self._get_variable_index(variable)
         dtype = variable.dtype
         beta1, beta2, epsilon = (tf.cast(value, dtype) for value in (self.beta1, self.beta2, self.epsilon))
-        values, indices = unique_rows(gradient)
+        values, indices = rows
         values = tf.cast(values, dtype)
         step_size = learning_rate * tf.sqrt(1 - beta2_power) / (1 - beta1_power)
         m = self._slot_variables["m"][index].value
