@@ -11,7 +11,8 @@ and:
     before the program runs a single op), so Keras trains it with the v1 Session loops TF 1.x had;
   * TF 2.x code: the TF 2.x API (`tf_keras.api._v2.keras`), eagerly, as TF 2.0-2.15 ran it.
 
-Nothing of Keras is patched: tf-keras is the Keras these programs were written for. In a process
+Nothing of Keras is patched (tf-keras is the Keras these programs were written for), except where
+tf-keras cannot run in graph mode: `.weights.h5` names (compat/tf_keras_graph_weights.py). In a process
 whose TensorFlow serves Keras 3 (the bridge as a library, `with compat.installed()` in a test),
 `tf.keras` stays TensorFlow's own and no mode changes.
 """
@@ -97,6 +98,9 @@ def decide_for_sources(sources) -> None:
         # TensorFlow's own switch: graph mode, v1 control flow and variables, and the TF 1.x names
         # Keras reads from it ('acc' for metrics=['accuracy'])
         tf.compat.v1.disable_v2_behavior()
+        from estimator_bridge.compat import tf_keras_graph_weights
+
+        tf_keras_graph_weights.install()
         _LOG.info("estimator_bridge: %s", chosen.reason)
 
 
