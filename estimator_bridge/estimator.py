@@ -261,8 +261,8 @@ class _EstimatorBase:
     def _global_step(self):
         return int(self._cache["global_step"].numpy())
 
-    def _loop(self, mode, data, factory):
-        key = (mode, data.per_replica_batch_size, data.has_labels)
+    def _loop(self, mode, data, factory, variant=None):
+        key = (mode, data.per_replica_batch_size, data.has_labels, variant)
         if key not in self._loops:
             self._loops[key] = factory()
         return self._loops[key]
@@ -300,11 +300,13 @@ class _EstimatorBase:
         last_step = max_steps if max_steps is not None else (
             start_step + steps if steps is not None else None)
         summary_writer = self._train_summary_writer()
+        runs_to_end = self._train_runs_to_end(data)
         train_loop = self._loop(ModeKeys.TRAIN, data, lambda: loops.TrainLoop(
             deployment=deployment, cache=self._cache,
             model_function=self._model_function(ModeKeys.TRAIN, data.per_replica_batch_size),
             has_labels=data.has_labels, summary_writer=summary_writer.writer,
-            save_summary_steps=self._config.save_summary_steps))
+            save_summary_steps=self._config.save_summary_steps, runs_to_end=runs_to_end),
+            variant=runs_to_end)
         # TF1's new session: local variables (a TRAIN model_fn's streaming metrics) start again,
         # and the SummarySaverHook fires on this call's first step.
         self._host_cache.reset_to_initial_values()
@@ -345,13 +347,20 @@ class _EstimatorBase:
                         steps_per_loop=plan.steps_per_loop,
                         data_steps_known=data.steps_available != inputs.UNKNOWN_STEPS,
                         hooks=hook_runner.hooks, loss_tensors=train_loop.loss_tensors,
-                        strategy=deployment.strategy))
+                        strategy=deployment.strategy, runs_to_end=runs_to_end))
                 hook_runner.end()
                 saver.end(self._global_step())
             finally:
                 tf.summary.experimental.set_step(None)
                 summary_writer.flush()
         return self
+
+    def _train_runs_to_end(self, data) -> bool:
+        """Whether train() on data of unknown length runs a loop that ends with the data (so
+        that one step per loop can be fused, step_fusion.py); as for evaluate(), not with
+        fusion off, nor on several replicas, nor with longer loops of the program's own."""
+        return (data.steps_available == inputs.UNKNOWN_STEPS and step_fusion.enabled()
+                and self._deployment.num_replicas == 1 and self._steps_per_loop() == 1)
 
     def _train_loss_tag(self, train_loop):
         """The tag of the Estimator's own loss series; None where model_fn's `loss` summary,

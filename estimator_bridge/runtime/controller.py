@@ -83,7 +83,8 @@ def _loop_size(plan: TrainPlan, step: int, data_left, last_checkpoint_step: int,
     if plan.last_step is not None:
         size = min(size, plan.last_step - step)
     if data_left == UNKNOWN_STEPS:
-        size = min(size, 1)
+        if fusion is None:  # fused, the loop finds the data's end itself (TrainLoop.runs_to_end)
+            size = min(size, 1)
     elif data_left is not None:
         size = min(size, data_left)
     if plan.save_checkpoints_steps:
@@ -196,6 +197,8 @@ def _run_loops(plan: TrainPlan, *, run_loop, read_step, save_checkpoint, summary
         new_step = read_step()
         if data_left is not None and data_left != UNKNOWN_STEPS:
             data_left -= len(losses)
+        elif data_left == UNKNOWN_STEPS and len(losses) < size and not np.isnan(losses).any():
+            data_left = 0  # a fused loop on data of unknown length came back short: it ended
         # The steps before a NaN wrote their `loss` as one-step loops would have; then stop.
         _write_loss_summaries(summary_writer, summary_timer, _before_nan(losses), step,
                               plan.loss_tag)

@@ -51,6 +51,9 @@ class TrainLoop:
     Runs `num_steps` steps; with `stop_at_nan` (a fused loop, step_fusion.py) it stops after
     the first step whose loss is NaN, as one-step loops would have stopped there, so fewer
     losses come back. `last_global_step` is the global step after the last call's steps.
+    With `runs_to_end` (data of unknown length, fused) each step takes its batch from
+    `get_next_as_optional` and the loop also ends where the data does; a call that finds the
+    data already ended raises OutOfRangeError, as one step per call did.
 
     Args:
       deployment: the `distribute.Deployment`.
@@ -60,10 +63,12 @@ class TrainLoop:
       summary_writer: a tf.summary writer made default around host_call fns (or None).
       save_summary_steps: the cadence of model_fn's v1 summaries on the CPU path
         (summaries.ModelFnSummaries; None or 0: not written, as TF1 without a SummarySaverHook).
+      runs_to_end: the loop may end before `num_steps` where the data ends (above).
     """
 
     def __init__(self, *, deployment, cache, model_function, has_labels, summary_writer=None,
-                 save_summary_steps=None):
+                 save_summary_steps=None, runs_to_end=False):
+        self.runs_to_end = runs_to_end
         self._deployment = deployment
         self._cache = cache
         self._model_function = model_function
@@ -92,7 +97,12 @@ class TrainLoop:
         for writer in self._host_call_writers + self._model_fn_writers:
             writer.flush()
         self.last_global_step = int(global_step.numpy())
-        return losses.numpy()
+        losses = losses.numpy()
+        if self.runs_to_end and len(losses) == 0 and num_steps > 0:
+            # The data had ended: what one step per call met as OutOfRange (hooks' after_run
+            # is not called for that call, the controller stops).
+            raise tf.errors.OutOfRangeError(None, None, "End of sequence")
+        return losses
 
     def unbind(self) -> None:
         """Forgets the iterator of the call that ended (input_release.py)."""
@@ -135,8 +145,21 @@ class TrainLoop:
         self._cache.begin_trace()
         global_step = tf.compat.v1.train.get_or_create_global_step()
 
-        def body(step_index, losses, _):
-            features, labels = iterator.get_next()
+        def body(step_index, losses, last_loss_is_nan, _):
+            if not self.runs_to_end:
+                return step(step_index, losses, iterator.get_next())
+            batch = iterator.get_next_as_optional()
+            # A step runs only on a batch that arrived (EvalLoop._loop_to_end); the loop
+            # ends where the data does, with the losses of the steps that ran.
+            return tf.cond(
+                batch.has_value(),
+                lambda: step(step_index, losses, tf.nest.map_structure(
+                    lambda value, spec: tf.ensure_shape(value, spec.shape),
+                    batch.get_value(), iterator.element_spec)),
+                lambda: (step_index, losses, last_loss_is_nan, tf.constant(False)))
+
+        def step(step_index, losses, element):
+            features, labels = element
             # At the root name scope, as TF1 built a CPU model_fn: name-scoped things it makes
             # (a tf.summary v2 tag, google-research/simclr) must not become "while/...".
             graph = tf.compat.v1.get_default_graph()
@@ -165,15 +188,17 @@ class TrainLoop:
                     host_ops = self._run_host_call(gathered)
                 with tf.control_dependencies(tf.nest.flatten(host_ops)):
                     loss = tf.identity(loss)
-            return step_index + 1, losses.write(step_index, loss), tf.math.is_nan(loss)
+            return (step_index + 1, losses.write(step_index, loss), tf.math.is_nan(loss),
+                    tf.constant(True))
 
-        def more_steps(index, _, last_loss_is_nan):
-            return tf.logical_and(index < num_steps,
-                                  tf.logical_not(tf.logical_and(stop_at_nan, last_loss_is_nan)))
+        def more_steps(index, _, last_loss_is_nan, arrived):
+            return tf.logical_and(
+                tf.logical_and(arrived, index < num_steps),
+                tf.logical_not(tf.logical_and(stop_at_nan, last_loss_is_nan)))
 
         losses = tf.TensorArray(tf.float32, size=num_steps, element_shape=tf.TensorShape([]))
-        steps_run, losses, _ = tf.while_loop(more_steps, body,
-                                             (tf.constant(0), losses, tf.constant(False)))
+        steps_run, losses, _, _ = tf.while_loop(
+            more_steps, body, (tf.constant(0), losses, tf.constant(False), tf.constant(True)))
         losses = losses.stack()[:steps_run]
         # The step after the loop comes back with the losses: the controller and the hooks'
         # global-step fetches need it, and a separate eager read costs ~0.1 ms per loop.

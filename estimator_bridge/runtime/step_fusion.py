@@ -170,18 +170,24 @@ class Fusion:
     `after_loop(size, seconds)` measures the step time that sizes later loops.
     """
 
-    def __init__(self, cadences: HookCadences, clock=time.monotonic):
+    def __init__(self, cadences: HookCadences, clock=time.monotonic, data_may_end=False):
         self._cadences = cadences
         self._clock = clock
+        self._data_may_end = data_may_end
         self._step_seconds = None  # measured on the previous loop; None before the first
 
     def limit(self, step: int, size: int) -> int:
+        """With `data_may_end` (data of unknown length) a loop stops one step short of a
+        hook's trigger and the trigger step runs alone: a hook's before_run decides on the
+        step it plans (LoggingTensorHook's counter), so a loop planned to end at a trigger but
+        cut by the data's end would make the hook fire on a step where it did not."""
         if self._step_seconds is None:
             return 1  # the first loop measures the step time
         size = min(size, self.steps_within(LOOP_SECONDS))
         due = self._cadences.next_step(step)
         if due is not None:
-            size = min(size, due - step)
+            ahead = due - step
+            size = min(size, ahead - 1 if self._data_may_end and ahead > 1 else ahead)
         return max(1, size)
 
     def steps_within(self, seconds: float) -> int:
@@ -203,16 +209,19 @@ class Fusion:
             self._step_seconds = seconds / steps
 
 
-def decide(*, steps_per_loop, data_steps_known, hooks, loss_tensors, strategy):
+def decide(*, steps_per_loop, data_steps_known, hooks, loss_tensors, strategy,
+           runs_to_end=False):
     """A `Fusion` for this train() call, or None (with the reason logged once).
 
     Only one step per loop is fused: longer loops (iterations_per_loop=N, a time-based
     iterations_per_loop) are the program's own choice, with hooks around each of them.
+    Data of unknown length is fused only where the loop finds the data's end itself
+    (`runs_to_end`, loops.TrainLoop).
     """
     if not enabled() or steps_per_loop != 1:
         return None
     reason = None
-    if not data_steps_known:
+    if not data_steps_known and not runs_to_end:
         reason = ("input_fn's data has no known length, so each step runs alone until the data "
                   "ends")
     elif _several_workers(strategy):
@@ -225,4 +234,4 @@ def decide(*, steps_per_loop, data_steps_known, hooks, loss_tensors, strategy):
             logger.info("step fusion off for this train(): %s (one step per loop, as "
                         "configured).", reason)
         return None
-    return Fusion(cadences)
+    return Fusion(cadences, data_may_end=not data_steps_known)

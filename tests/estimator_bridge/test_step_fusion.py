@@ -159,6 +159,47 @@ def test_logging_tensor_hook_logs_the_same_values_at_the_same_steps(tmp_path, mo
     assert set(step for step, _ in seen_on) <= set(fused["loops"])
 
 
+def _unknown_length_input_fn(params):
+    """30 batches behind a `filter`: the loop must find the data's end by itself."""
+    dataset = tf.data.Dataset.from_tensor_slices((tiny.FEATURES, tiny.LABELS)).repeat(8)
+    return dataset.filter(lambda features, label: True).batch(
+        params["batch_size"], drop_remainder=True).take(30)
+
+
+def test_training_on_data_of_unknown_length_is_fused_and_ends_with_the_data(tmp_path,
+                                                                            monkeypatch):
+    """A LoggingTensorHook's trigger planned at step 33 lies past the data's end (step 30): as
+    with one step per loop it must not fire, though the fused loop planned up to it comes
+    back short. Loss every step, checkpoints every 7 and at the end, rates every 5, and the
+    hook's values are those of one step per loop."""
+    def model_fn_logging(seen):
+        def spec_kwargs(features, labels, logits, loss):
+            return {"training_hooks": [tf1.train.LoggingTensorHook(
+                {"loss": loss, "step": tf1.train.get_global_step()}, every_n_iter=4,
+                formatter=lambda values: seen.append(
+                    (int(values["step"]), float(values["loss"]))) or "")]}
+        return tiny.make_model_fn(spec_kwargs=spec_kwargs)
+
+    def make(seen):
+        def make_estimator(model_dir):
+            estimator, _ = _tpu_estimator(model_fn_logging(seen))(model_dir)
+            return estimator, _unknown_length_input_fn
+        return make_estimator
+
+    seen_off, seen_on = [], []
+    unfused = _train(tmp_path / "off", monkeypatch, False, make_estimator=make(seen_off),
+                     steps=None)
+    fused = _train(tmp_path / "on", monkeypatch, True, make_estimator=make(seen_on), steps=None)
+    _assert_same(fused, unfused)
+    assert unfused["global_step"] == 30 and len(unfused["losses"]) == 30
+    assert unfused["loops"] == list(range(1, 31))
+    assert seen_on == seen_off
+    assert [step for step, _ in seen_off] == [1, 5, 9, 13, 17, 21, 25, 29]
+    # Observers every 4, 5 and 7 steps, and loops that stop one step short of a hook's
+    # trigger on such data: fewer loops, not many fewer.
+    assert len(fused["loops"]) < len(unfused["loops"]), fused["loops"]
+
+
 def test_stop_at_step_hook_stops_at_the_same_step(tmp_path, monkeypatch):
     fused, unfused, _, _ = _both(
         tmp_path, monkeypatch, lambda: [tf1.train.StopAtStepHook(last_step=23)],
