@@ -9,6 +9,10 @@ from estimator_bridge import runner_keras as _runner_keras
 
 _runner_keras.choose_for_this_process()  # before TensorFlow loads: the compat runner's tf.keras is Keras 2
 
+from estimator_bridge import autograph_library as _autograph_library
+
+_autograph_library.register()  # the bridge's code runs as Python under AutoGraph, like TensorFlow's
+
 from estimator_bridge import export, exporters, hooks, inputs, layers
 from estimator_bridge.compat import slim_support  # noqa: F401  (tf-slim's batch_norm on TF 2.21)
 from estimator_bridge.cluster_resolver import TPUClusterResolver

@@ -83,3 +83,34 @@ def test_update_ops_run_once_per_call_inside_the_function():
     # momentum 0.5 from zeros: 0.5 * mean after one call, 0.75 * mean after two.
     np.testing.assert_allclose(after_one, 0.5 * batch_mean, rtol=1e-6)
     np.testing.assert_allclose(after_two, 0.75 * batch_mean, rtol=1e-6)
+
+
+def _graph_outputs(build):
+    """`build(images)` in a fresh TF1 graph: its output values and variable names."""
+    with tf.Graph().as_default():
+        images = tf.constant(np.linspace(-1.0, 1.0, 2 * 6 * 6 * 3, dtype=np.float32).reshape(2, 6, 6, 3))
+        outputs = build(images)
+        with tf1.Session() as session:
+            session.run(tf1.global_variables_initializer())
+            values = session.run(outputs)
+        return values, sorted(v.op.name for v in tf1.global_variables())
+
+
+def objects_and_transposes(images):
+    """A tf.layers object and the transposed convolutions, as EfficientNet-style Keras code uses them."""
+    stem = layers.Conv2D(2, 3, padding="same", kernel_initializer=tf1.constant_initializer(0.1))
+    net = layers.conv2d_transpose(stem(images), 2, 3, kernel_initializer=tf1.constant_initializer(0.2))
+    return layers.conv3d_transpose(tf.expand_dims(net, 1), 1, 1, kernel_initializer=tf1.constant_initializer(0.3))
+
+
+def test_code_autograph_converts_calls_the_layers_as_python_with_the_same_result():
+    """tensorflow/tpu's EfficientNet (2019) calls `tf.layers.Conv2D` objects inside a
+    `tf.keras.Model.call`, which Keras converts with AutoGraph in graph mode. AutoGraph converted
+    whatever it called outside the `tensorflow` package, so the bridge's `conv2d` (which passes
+    `**locals()` on) got AutoGraph's own `fscope` local and failed with "unexpected keyword
+    argument 'fscope'"; TF 1.15's tf.layers, inside `tensorflow`, were never converted."""
+    for build in (small_model, objects_and_transposes):
+        plain = _graph_outputs(build)
+        converted = _graph_outputs(tf.autograph.to_graph(build))
+        np.testing.assert_array_equal(converted[0], plain[0])
+        assert converted[1] == plain[1]
