@@ -461,7 +461,7 @@ PROGRAMS += (
         script="models/experimental/keras_colab/shakespeare_lstm.py",
         files=("models/experimental/keras_colab/shakespeare_lstm.py",), generator="shakespeare_text",
         args=("--use_tpu=false",),
-        verify_options=("--set=SHAKESPEARE_TXT='{data}/shakespeare.txt'", "--set=WEIGHTS_TXT='bard.weights.h5'",
+        verify_options=("--set=SHAKESPEARE_TXT='{data}/shakespeare.txt'", "--set=WEIGHTS_TXT='bard.h5'",
                         "--set=EMBEDDING_DIM=16", "--replace", "seq_len = 100", "seq_len = 12",
                         "--replace", "batch_size=1024", "batch_size=8",
                         "--replace", "steps_per_epoch=100", "steps_per_epoch=3", "--replace", "epochs=10", "epochs=2",
@@ -470,7 +470,7 @@ PROGRAMS += (
                         "prediction_model.reset_states(); np.random.seed(1)"),
         notes="run like a notebook in its own folder (no model_dir): fit/predict numbers and final weights "
               "recorded; the global numpy RNG seeded (its batches) and reseeded before sampling (fit prefetches "
-              "a Keras-dependent count of batches); `.weights.h5` as every Keras reads and writes it"),
+              "a Keras-dependent count of batches); the weights file keeps the program's own `.h5` name, in the run's folder"),
 )
 
 # After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).
