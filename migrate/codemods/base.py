@@ -350,10 +350,16 @@ class TableRewrite(FastDispatch):
 
     def _removable_alias_assigns(self) -> list[tuple[cst.Assign, cst.Assign]]:
         """(original, output) of the alias assignments of a dead module whose every use was
-        rewritten away and whose value itself was not: nothing reads them any more."""
+        rewritten away and whose value itself was not: nothing reads them any more.
+
+        An alias of a TF 1.15 contrib module that nothing reads at all goes too, as an unused
+        import of it does (`slim = tf.contrib.slim` kept for nothing raised AttributeError on
+        TF 2); an alias of a class or function no use reads stays, with its finding."""
         removable = []
         for alias, original, output in self._alias_assigns.values():
-            if output is None or not alias.complete or not alias.uses or id(original.value) in self._consumed:
+            if output is None or not alias.complete or id(original.value) in self._consumed:
+                continue
+            if not alias.uses and not all(is_tf115_contrib_module(target) for target in alias.targets):
                 continue
             if not any(_is_dead(target) for target in alias.targets):
                 continue  # an alias of a live module (FOLLOWED_LIVE_MODULES) still imports: left as written

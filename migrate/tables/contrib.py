@@ -378,9 +378,15 @@ CONTRIB.update({
     # (tf_slim's own `layers` attribute is its layers.layers module: the summaries are top-level names there)
     "tensorflow.contrib.layers.summaries": Replacement("tf_slim"),
 })
-CONTRIB.update({f"tensorflow.contrib.slim.{name}": CONTRIB[f"tensorflow.contrib.{module}.{name}"]
+# A name contrib rewrites by a codemod of its own rather than a table entry (framework's get_variables,
+# get_model_variables, get_trainable_variables, get_local_variables: argument-dependent rewrites to
+# tf.compat.v1's collections) is tf-slim's under slim (tf_slim.variables: TF 1.15's
+# contrib/framework/python/ops/variables.py, extracted; youtube-8m train.py's
+# `slim.get_model_variables()`, morph-net's examples/slim/train_image_classifier.py).
+CONTRIB.update({f"tensorflow.contrib.slim.{name}": CONTRIB.get(f"tensorflow.contrib.{module}.{name}",
+                                                                Replacement(f"tf_slim.{name}"))
                 for module, names in (("layers", _SLIM_FROM_LAYERS), ("framework", _SLIM_FROM_FRAMEWORK))
-                for name in names if f"tensorflow.contrib.{module}.{name}" in CONTRIB})
+                for name in names})
 CONTRIB.update({f"tensorflow.contrib.slim.{name}": Replacement(f"tf_slim.{name}") for name in SLIM_PACKAGE_NAMES
                 if f"tensorflow.contrib.slim.{name}" not in CONTRIB})
 

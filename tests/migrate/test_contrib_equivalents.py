@@ -68,6 +68,12 @@ and arg_scope were contrib.layers' and contrib.framework's own objects, so they 
 variable names/shapes and MODEL_VARIABLES equal, seeded initial values, Q-values and image within
 rtol 1e-6.
 
+Fixture contrib/slim_alias (heldout2/3: morph-net's slim train_image_classifier.py, youtube-8m's
+train.py, self-attention-gan's eval_imagenet.py): `slim = tf.contrib.slim` and `from tensorflow.contrib
+import slim` whose variable functions (get_model_variables, get_variables, get_trainable_variables,
+get_local_variables) are tf-slim's, an alias nothing reads removed: every variable list equal, three
+GradientDescent losses on slim.losses and the trained model variables within rtol 1e-6.
+
 Fixture contrib/lars (heldout4: MLPerf v0.6's TPU ResNet lars_util.py): three steps of
 tf.contrib.opt.LARSOptimizer under a polynomial-decay learning rate, on a kernel (trust ratio), a
 bias in skip_list, a zero kernel (ratio 1) and a gathered table (sparse momentum), with and without
@@ -113,7 +119,8 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
 @pytest.mark.parametrize("case", ["contrib_equivalents", "same_object_in_compat_v1", "contrib_lookup",
                                   "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter",
                                   "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
-                                  "slim_layers", "lars", "contrib_image", "contrib_variables"])
+                                  "slim_layers", "slim_alias", "lars", "contrib_image",
+                                  "contrib_variables"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
@@ -125,7 +132,7 @@ def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size",
                 "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices", "nodes", "shards",
                 "staged", "written", "chosen", "matched", "deep_shape", "within_limit", "enqueue", "placements",
-                "program", "queue", "waits", "model"):
+                "program", "queue", "waits", "model", "counter_name"):
         assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, floor=FLOORS.get(case, DEFAULT_FLOOR), what=key)
