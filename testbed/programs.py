@@ -467,10 +467,12 @@ PROGRAMS += (
                         "--replace", "steps_per_epoch=100", "steps_per_epoch=3", "--replace", "epochs=10", "epochs=2",
                         "--replace", "predict_len = 500", "predict_len = 4", "--after=np=np.random.seed(0)",
                         "--replace", "prediction_model.reset_states()",
-                        "prediction_model.reset_states(); np.random.seed(1)"),
+                        "prediction_model.reset_states(); np.random.seed(1)",
+                        "--replace", "chr(c) for c in p", "chr(np.asarray(c).item()) for c in p"),
         notes="run like a notebook in its own folder (no model_dir): fit/predict numbers and final weights "
               "recorded; the global numpy RNG seeded (its batches) and reseeded before sampling (fit prefetches "
-              "a Keras-dependent count of batches); the weights file keeps the program's own `.h5` name, in the run's folder"),
+              "a Keras-dependent count of batches); the weights file keeps the program's own `.h5` name, in the run's folder; the "
+              "last print's `chr()` of a 1-element array (numpy 1.18 took it, numpy 2 refuses it) reads the element"),
 )
 
 # After every PROGRAMS += (...): `make testbed NAMES` selects by these names (tpu_unet3d was left out).
