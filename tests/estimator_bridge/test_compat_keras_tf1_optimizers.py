@@ -47,7 +47,8 @@ def test_a_step_compiled_by_xla_applies_a_sparse_gradient_dense(name):
         gradients = tape.gradient(loss, dense.trainable_variables)
         dense.optimizer.apply([tf.convert_to_tensor(g) for g in gradients], dense.trainable_variables)
     for ours, theirs in zip(compiled.get_weights(), dense.get_weights()):
-        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-7)
+        # measured: at most 4.2e-7 relative (Ftrl), XLA's fused arithmetic against the kernels' order
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", OPTIMIZERS)
