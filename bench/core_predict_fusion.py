@@ -15,34 +15,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 
-from bench.core_fusion import REPO_ROOT, TF115_PYTHON, paired
-from bench.core_summary import spread
+from bench.core_fusion import REPO_ROOT
+from bench.fusion_sides import IMPLS, RATIOS, cell, require_oracle, rotated_repeat, run_workload
+from bench.fusion_sides import summarize as summarize_impls
 
 WORKLOAD = REPO_ROOT / "bench" / "predict_fusion_workload.py"
-IMPLS = ("bridge_fused", "bridge_unfused", "tf115")
 INPUTS = ("finite", "unknown")
 
 
 def run_process(impl: str, input_kind: str, short: int, long: int) -> dict:
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    python = sys.executable
-    if impl == "tf115":
-        env.pop("PYTHONPATH", None)
-        python = str(TF115_PYTHON)
-    else:
-        env["ESTIMATOR_BRIDGE_STEP_FUSION"] = "1" if impl == "bridge_fused" else "0"
-    command = [python, str(WORKLOAD), "--impl", "tf115" if impl == "tf115" else "bridge",
-               "--input", input_kind, "--short", str(short), "--long", str(long)]
-    load_before = os.getloadavg()[0]
-    completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO_ROOT, env=env)
-    loads = {"load_before": load_before, "load_after": os.getloadavg()[0]}
-    if completed.returncode != 0:
-        lines = [line for line in completed.stderr.splitlines() if line.strip()]
-        return {"impl": impl, "input": input_kind, "error": lines[-1] if lines else "", **loads}
-    return dict(json.loads(completed.stdout.strip().splitlines()[-1]), impl=impl, **loads)
+    return run_workload(WORKLOAD, impl, ["--input", input_kind, "--short", str(short), "--long", str(long)],
+                        {"input": input_kind})
 
 
 def mark_prediction_mismatches(by_impl: dict) -> dict:
@@ -64,36 +49,18 @@ def mark_prediction_mismatches(by_impl: dict) -> dict:
 
 def summarize(runs) -> dict:
     timed = [run for run in runs if "error" not in run]
-    summary = {}
-    for input_kind in INPUTS:
-        kind = [run for run in timed if run["input"] == input_kind]
-        row = {impl: {key: spread([run.get(key) for run in kind if run["impl"] == impl])
-                      for key in ("steps_per_sec", "cpu_us_per_step", "first_call_s",
-                                  "peak_rss_mb")} for impl in IMPLS}
-        row["fused_over_tf115"] = spread(paired(kind, "bridge_fused", "tf115"))
-        row["fused_over_unfused"] = spread(paired(kind, "bridge_fused", "bridge_unfused"))
-        row["fused_over_unfused_cpu"] = spread(
-            paired(kind, "bridge_fused", "bridge_unfused", "cpu_us_per_step"))
-        row["fused_over_tf115_cpu"] = spread(
-            paired(kind, "bridge_fused", "tf115", "cpu_us_per_step"))
-        summary[input_kind] = row
+    summary = {input_kind: summarize_impls([run for run in timed if run["input"] == input_kind])
+               for input_kind in INPUTS}
     summary["errors"] = [run for run in runs if "error" in run]
     return summary
 
 
 def compare(repeats: int, short: int = 50, long: int = 2050) -> dict:
-    if not TF115_PYTHON.exists():
-        raise SystemExit(f"oracle A is missing at {TF115_PYTHON}; run `make oracle-a` first.")
+    require_oracle()
     started, runs = os.getloadavg(), []
     for repeat in range(repeats):
         for input_kind in INPUTS:
-            shift = repeat % len(IMPLS)
-            by_impl = {}
-            for impl in IMPLS[shift:] + IMPLS[:shift]:
-                result = run_process(impl, input_kind, short, long)
-                result["repeat"] = repeat
-                by_impl[impl] = result
-                print(json.dumps(result), file=sys.stderr)
+            by_impl = rotated_repeat(repeat, lambda impl: run_process(impl, input_kind, short, long))
             runs.extend(mark_prediction_mismatches(by_impl).values())
     return {"summary": summarize(runs), "runs": runs, "repeats": repeats,
             "batches": [short, long], "load_average_at_start": started,
@@ -103,12 +70,6 @@ def compare(repeats: int, short: int = 50, long: int = 2050) -> dict:
 def render(result: dict) -> None:
     from rich.console import Console
     from rich.table import Table
-
-    def cell(stats, pattern):
-        if not stats or stats.get("median") is None:
-            return "-"
-        return (f"{pattern.format(stats['median'])} ({pattern.format(stats['min'])}-"
-                f"{pattern.format(stats['max'])})")
 
     summary = result["summary"]
     table = Table(title="predict(), batches/s: median (min-max); load "
@@ -120,10 +81,7 @@ def render(result: dict) -> None:
     for input_kind in INPUTS:
         row = summary[input_kind]
         table.add_row(input_kind, *(cell(row[impl]["steps_per_sec"], "{:.0f}") for impl in IMPLS),
-                      cell(row["fused_over_tf115"], "{:.2f}"),
-                      cell(row["fused_over_unfused"], "{:.2f}"),
-                      cell(row["fused_over_unfused_cpu"], "{:.2f}"),
-                      cell(row["fused_over_tf115_cpu"], "{:.2f}"))
+                      *(cell(row[name], "{:.2f}") for name in RATIOS))
     Console(width=200).print(table)
     for run in summary["errors"]:
         print(f"error ({run['impl']}, {run['input']}, repeat {run['repeat']}): {run['error']}")
