@@ -20,22 +20,10 @@ Usage: python bench/predict_fusion_workload.py --impl bridge|tf115 [--input fini
 import argparse
 import hashlib
 import json
-import os
-import resource
 import tempfile
-import time
 
 import numpy as np
-
-
-def _tf_modules(impl):
-    if impl == "tf115":
-        import tensorflow as tf
-        return tf, tf, tf.contrib.tpu, tf.layers
-    import tensorflow as tf
-
-    import estimator_bridge as tpu
-    return tf, tf.compat.v1, tpu, tpu.layers
+from fusion_workload_common import BATCH, probe_data, speed_record, tf_modules, timed_calls
 
 
 def main():
@@ -45,11 +33,9 @@ def main():
     parser.add_argument("--short", type=int, default=50)
     parser.add_argument("--long", type=int, default=2050)
     args = parser.parse_args()
-    tf, tf1, tpu, layers = _tf_modules(args.impl)
+    tf, tf1, tpu, layers = tf_modules(args.impl)
     tf1.logging.set_verbosity(tf1.logging.ERROR)
-    batch = 32
-    features = np.random.RandomState(0).randn(batch * args.long, 8).astype(np.float32)
-    labels = ((features[:, 0] > 0).astype(np.int32) + (features[:, 1] > 1).astype(np.int32))
+    features, labels = probe_data(args.long)
 
     def train_input_fn(params):
         dataset = tf.data.Dataset.from_tensor_slices((features, labels))
@@ -76,32 +62,26 @@ def main():
     config = tpu.RunConfig(model_dir=tempfile.mkdtemp(prefix="bench_predict_fusion_"),
                            tpu_config=tpu.TPUConfig(iterations_per_loop=1))
     estimator = tpu.TPUEstimator(model_fn=model_fn, config=config, use_tpu=False,
-                                 train_batch_size=batch, predict_batch_size=batch)
+                                 train_batch_size=BATCH, predict_batch_size=BATCH)
     estimator.train(train_input_fn, max_steps=1)
-    timings = {}
-    for name, batches in (("warm", args.short), ("short", args.short), ("long", args.long)):
-        started, cpu = time.perf_counter(), time.process_time()
+
+    def predict(batches):
         classes, probabilities = [], []
-        for example in estimator.predict(lambda params: predict_input_fn(params, batch * batches)):
+        for example in estimator.predict(lambda params: predict_input_fn(params, BATCH * batches)):
             classes.append(example["classes"])
             probabilities.append(example["probabilities"])
-        timings[name] = (time.perf_counter() - started, time.process_time() - cpu,
-                         classes, probabilities)
-    steps = args.long - args.short
-    _, _, classes, probabilities = timings["long"]
-    print(json.dumps({
-        "impl": args.impl if args.impl == "tf115" else (
-            "bridge_unfused" if os.environ.get("ESTIMATOR_BRIDGE_STEP_FUSION") == "0"
-            else "bridge_fused"),
+        return classes, probabilities
+
+    timings = timed_calls(predict, args.short, args.long)
+    classes, probabilities = timings["long"][2]
+    record = speed_record(args.impl, timings, args.short, args.long)
+    record.update({
         "input": args.input,
-        "first_call_s": timings["warm"][0],
-        "steps_per_sec": steps / (timings["long"][0] - timings["short"][0]),
-        "cpu_us_per_step": 1e6 * (timings["long"][1] - timings["short"][1]) / steps,
         "examples_long": len(classes),
         "classes_sha256": hashlib.sha256(np.asarray(classes, np.int64).tobytes()).hexdigest(),
         "probabilities_sha256": hashlib.sha256(
-            np.asarray(probabilities, np.float32).tobytes()).hexdigest(),
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))
+            np.asarray(probabilities, np.float32).tobytes()).hexdigest()})
+    print(json.dumps(record))
 
 
 if __name__ == "__main__":
