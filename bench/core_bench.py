@@ -17,11 +17,14 @@ average is recorded at the start and end of the whole run and of every single ru
 
 Then `core_fusion` compares, at one step per loop with the default hooks, the bridge with step
 fusion against itself without and against TF 1.15, for a TPUEstimator(use_tpu=False) and a plain
-Estimator program (the `fusion` section of the JSON; targets >= 1.5x both), and `core_eval_fusion`
-evaluate() on data of unknown length likewise (the `eval_fusion` section), and
-`core_predict_fusion` predict() on finite and unknown-length input (the `predict_fusion`
-section). `--fusion-only` runs
-only those comparisons and replaces their sections of the existing results file.
+Estimator program (the `fusion` section of the JSON; targets >= 1.5x both): one long-lived
+process per implementation, `--fusion-repeats` rounds of short timed train() calls of
+`--fusion-steps` steps in rotated order, ratios paired per round, with the machine's other work
+during every call. `core_eval_fusion` compares evaluate() on data of unknown length likewise (the
+`eval_fusion` section) and `core_predict_fusion` predict() on finite and unknown-length input
+(the `predict_fusion` section), `--side-repeats` times each. `--fusion-only` runs only those
+comparisons (`--fusion-sections` picks among them) and replaces their sections of the existing
+results file. Every section records how long it took (`duration_s`), and the whole run too.
 
 Separate processes seconds apart still land in different speed regimes of this machine (whole
 runs of the same program come out near 2,000 or near 1,000 steps/s), so every repeat of every
@@ -144,21 +147,24 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="1 repeat, 1 replica only")
     parser.add_argument("--output", type=Path, default=RESULTS_FILE,
                         help="where to write the JSON (default: bench/results/core.json)")
-    parser.add_argument("--fusion-repeats", type=int, default=5)
+    parser.add_argument("--fusion-repeats", type=int, default=15,
+                        help="repeats of the training-fusion comparison (short paired calls)")
+    parser.add_argument("--fusion-steps", type=int, default=2000,
+                        help="steps per timed train() call of the training-fusion comparison")
+    parser.add_argument("--side-repeats", type=int, default=3,
+                        help="repeats of the evaluate() and predict() fusion comparisons")
     parser.add_argument("--fusion-only", action="store_true",
                         help="only the step-fusion comparisons, merged into the existing file")
+    parser.add_argument("--fusion-sections", default=",".join(FUSION_SECTIONS),
+                        help="with --fusion-only: which of fusion,eval_fusion,predict_fusion")
     args = parser.parse_args(argv)
     if args.fusion_only:
-        fusion = core_fusion.compare(args.fusion_repeats, args.steps)
-        eval_fusion = core_eval_fusion.compare(args.fusion_repeats)
-        predict_fusion = core_predict_fusion.compare(args.fusion_repeats)
+        sections = run_fusion_sections(args, args.fusion_sections.split(","))
         results = json.loads(args.output.read_text()) if args.output.exists() else {}
-        results.update(fusion=fusion, eval_fusion=eval_fusion, predict_fusion=predict_fusion)
+        results.update(sections)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(results, indent=2) + "\n")
-        core_fusion.render(fusion)
-        core_eval_fusion.render(eval_fusion)
-        core_predict_fusion.render(predict_fusion)
+        render_fusion_sections(sections)
         print(f"results written to {args.output}")
         return 0
     replica_counts = (1,) if args.quick else (1, 8)
@@ -167,7 +173,7 @@ def main(argv=None) -> int:
              for steps_per_loop in (1, 100)]
 
     started = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-               "load_average": os.getloadavg()}
+               "load_average": os.getloadavg(), "clock": time.perf_counter()}
     raw_runs, in_process_runs = [], []
     for repeat, replicas, steps_per_loop, impl in schedule(cells, repeats):
         if impl == "in_process":
@@ -180,9 +186,7 @@ def main(argv=None) -> int:
             raw_runs.append(result)
         result.update(repeat=repeat, replicas=replicas, steps_per_loop=steps_per_loop)
         print(json.dumps(result), file=sys.stderr)
-    fusion = core_fusion.compare(args.fusion_repeats, args.steps)
-    eval_fusion = core_eval_fusion.compare(args.fusion_repeats)
-    predict_fusion = core_predict_fusion.compare(args.fusion_repeats)
+    fusion_sections = run_fusion_sections(args, FUSION_SECTIONS)
     finished = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "load_average": os.getloadavg()}
 
@@ -193,16 +197,43 @@ def main(argv=None) -> int:
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "load_average_at_start": started["load_average"],
                     "load_average_at_end": finished["load_average"]},
-        "repeats": repeats, "summary": summary, "runs": raw_runs,
-        "in_process_runs": in_process_runs, "fusion": fusion, "eval_fusion": eval_fusion,
-        "predict_fusion": predict_fusion,
+        "repeats": repeats, "duration_s": time.perf_counter() - started["clock"],
+        "summary": summary, "runs": raw_runs, "in_process_runs": in_process_runs,
+        **fusion_sections,
     }, indent=2) + "\n")
     render(summary, started["load_average"], finished["load_average"])
-    core_fusion.render(fusion)
-    core_eval_fusion.render(eval_fusion)
-    core_predict_fusion.render(predict_fusion)
+    render_fusion_sections(fusion_sections)
     print(f"results written to {args.output}")
     return 0
+
+
+FUSION_SECTIONS = ("fusion", "eval_fusion", "predict_fusion")
+
+
+def run_fusion_sections(args, sections) -> dict:
+    """The fusion comparisons named in `sections`, each with how long it took (duration_s)."""
+    runners = {
+        "fusion": lambda: core_fusion.compare(args.fusion_repeats, args.fusion_steps),
+        "eval_fusion": lambda: core_eval_fusion.compare(args.side_repeats),
+        "predict_fusion": lambda: core_predict_fusion.compare(args.side_repeats),
+    }
+    unknown = sorted(set(sections) - set(runners))
+    if unknown:
+        raise SystemExit(f"unknown fusion section(s) {unknown}; choose from {FUSION_SECTIONS}")
+    results = {}
+    for name in FUSION_SECTIONS:
+        if name in sections:
+            started = time.perf_counter()
+            results[name] = runners[name]()
+            results[name]["duration_s"] = time.perf_counter() - started
+    return results
+
+
+def render_fusion_sections(sections: dict) -> None:
+    renderers = {"fusion": core_fusion.render, "eval_fusion": core_eval_fusion.render,
+                 "predict_fusion": core_predict_fusion.render}
+    for name, result in sections.items():
+        renderers[name](result)
 
 
 def fmt(value, pattern="{:.0f}"):

@@ -1,7 +1,7 @@
 """Step fusion side by side: one step per loop with the default hooks, bridge vs itself vs TF 1.15.
 
-Usage: python -m bench.core_fusion workload PROGRAM --fusion on|off --steps N   (one JSON line)
-       python -m bench.core_fusion [--repeats 5] [--steps 3000]            (the comparison)
+Usage: python -m bench.core_fusion [--repeats 15] [--steps 2000] [--warmup-steps 200]
+       python -m bench.core_fusion serve PROGRAM --fusion on|off   (a worker; see below)
 
 PROGRAM is the probe model (bench/probe_model.py) written as
   tpu_estimator  TPUEstimator(use_tpu=False), TPUConfig(iterations_per_loop=1), and
@@ -10,15 +10,24 @@ both with the default RunConfig (save_checkpoints_secs=600, save_summary_steps=1
 log_step_count_steps=100) and no hook of the program's own: what most TF1 programs ran. The
 same two programs run on TF 1.15 (bench/tf115_workload.py --program P --default-config).
 
-Timing without a hook: a hook that runs every step would itself keep the bridge at one step per
-loop (step_fusion.py), so the bridge's runs are timed from its own per-loop log line
-(`train | step: N`), read by a logging handler; TF 1.15's by a hook whose after_run only notes
-the time (TF 1.15 runs every hook at every step anyway). Steady state is the steps after the
-first 20%; the first call is the time from train() to the end of the first loop (first step).
+Built for a shared machine. Each implementation of each program is one long-lived worker
+process (bridge fused, bridge with ESTIMATOR_BRIDGE_STEP_FUSION=0, TF 1.15): its first train()
+call, from step 0, gives the first call and warms it up; then every repeat asks each worker, in
+an order rotated from repeat to repeat (fusion_sides.rotated_repeat), for one more train() call
+of `--steps` steps, timed over the steps after the call's first `--warmup-steps`. The three calls
+of a repeat run seconds apart, so the paired ratios of a repeat (fused / TF 1.15, fused /
+unfused, in wall time and in CPU time per step) compare the implementations under the same
+machine state; many short repeats give their median and range. Every call also records its peak
+memory, the 1-minute load average before and after, and how many cores other processes used
+meanwhile (machine_load.py); repeats whose three calls all ran beside less than
+`QUIET_OTHER_CORES` of other work are summarised again on their own ("quiet" repeats).
 
-Every repeat runs the three implementations of a program in turn, in separate processes, their
-order rotated from repeat to repeat; ratios are paired within a repeat (runs seconds apart) and
-reported as median (min-max) over repeats.
+Timing without a hook: a hook that runs every step would itself keep the bridge at one step per
+loop (step_fusion.py), so the bridge's calls are timed from its own per-loop log line
+(`train | step: N`), read by a logging handler; TF 1.15's by a hook whose after_run only notes
+the time (TF 1.15 runs every hook at every step anyway). The bridge's fused and unfused calls of
+a repeat end at the same global step and must end with the same loss; a repeat where they do
+not is an error, not a timing.
 """
 
 from __future__ import annotations
@@ -34,13 +43,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import machine_load
 from bench.core_summary import spread
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TF115_PYTHON = REPO_ROOT / ".oracle" / "tf115" / "bin" / "python"
 PROGRAMS = ("tpu_estimator", "estimator")
 IMPLS = ("bridge_fused", "bridge_unfused", "tf115")
-WARMUP_FRACTION = 0.2
+WARMUP_STEPS = 200
+# A repeat counts as quiet when other processes used less than this many cores (of the
+# machine's) during each of its three calls.
+QUIET_OTHER_CORES = 0.25
 
 
 # ---- one workload per process ------------------------------------------------------------------
@@ -82,72 +95,127 @@ def build_program(program: str):
 
 
 class LoopLogClock(logging.Handler):
-    """Notes the wall time of every `train | step: N` line the bridge logs after a loop."""
+    """Notes wall and CPU time at every `train | step: N` line the bridge logs after a loop,
+    for one train() call at a time (`start`)."""
 
-    def __init__(self, total_steps: int):
+    def __init__(self):
         super().__init__(logging.INFO)
-        self.warmup_steps = max(1, int(total_steps * WARMUP_FRACTION))
         self.marks = {}
+        self._warm_step = None
+
+    def start(self, start_step: int, warmup_steps: int) -> None:
+        self.marks = {}
+        self._warm_step = start_step + warmup_steps
 
     def emit(self, record):
         if not str(record.msg).startswith("train | step:"):
             return
         now, cpu, step = time.perf_counter(), time.process_time(), int(record.args[0])
         self.marks.setdefault("first", now)
-        if "warm" not in self.marks and step >= self.warmup_steps:
+        if "warm" not in self.marks and step >= self._warm_step:
             self.marks.update(warm=now, warm_cpu=cpu, warm_step=step)
-        self.marks.update(end=now, end_cpu=cpu, end_step=step)
+        self.marks.update(end=now, end_cpu=cpu, end_step=step, loss=float(record.args[2]))
 
 
-def run_workload(program: str, fusion: bool, steps: int) -> dict:
+def serve(program: str, fusion: bool, warmup_steps: int, lines=sys.stdin) -> None:
+    """The worker: one train() call per step count read from `lines`, one JSON line each."""
     os.environ["ESTIMATOR_BRIDGE_STEP_FUSION"] = "1" if fusion else "0"
     estimator, input_fn = build_program(program)
-    clock = LoopLogClock(steps)
+    clock = LoopLogClock()
     logger = logging.getLogger("estimator_bridge")
     logger.setLevel(logging.INFO)
     logger.propagate = False
     logger.addHandler(clock)
-    start = time.perf_counter()
-    estimator.train(input_fn, max_steps=steps)
-    marks = clock.marks
-    timed = marks["end_step"] - marks["warm_step"]
+    step = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        steps = int(line)
+        clock.start(step, warmup_steps)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        estimator.train(input_fn, max_steps=step + steps)
+        step += steps
+        print(json.dumps(_call_record(clock.marks, program, fusion, step - steps, steps, started,
+                                      cpu_started)), flush=True)
+
+
+def _call_record(marks, program, fusion, start_step, steps, started, cpu_started) -> dict:
+    timed = marks["end_step"] - marks["warm_step"] if "warm" in marks else 0
     return {"impl": "bridge_fused" if fusion else "bridge_unfused", "program": program,
-            "steps": steps, "first_call_s": marks["first"] - start,
+            "start_step": start_step, "steps": steps, "first_call_s": marks["first"] - started,
+            "call_s": time.perf_counter() - started,
+            "call_cpu_s": time.process_time() - cpu_started,
             "steps_per_sec": timed / (marks["end"] - marks["warm"]) if timed else None,
             "timed_steps": timed,
             "cpu_us_per_step": (1e6 * (marks["end_cpu"] - marks["warm_cpu"]) / timed
                                 if timed else None),
+            "final_loss": marks.get("loss"),
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}
 
 
 # ---- the comparison ----------------------------------------------------------------------------
 
-def _load() -> float:
-    return os.getloadavg()[0]
+class Worker:
+    """One implementation of one program in its own process, answering timed train() calls."""
 
+    def __init__(self, impl: str, program: str, warmup_steps: int, log_dir: Path):
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+        if impl == "tf115":
+            env.pop("PYTHONPATH", None)
+            command = [str(TF115_PYTHON), str(REPO_ROOT / "bench" / "tf115_workload.py"),
+                       "--program", program, "--default-config", "--steps-per-loop", "1",
+                       "--serve"]
+        else:
+            command = [sys.executable, "-m", "bench.core_fusion", "serve", program,
+                       "--fusion", "on" if impl == "bridge_fused" else "off"]
+        command += ["--warmup-steps", str(warmup_steps)]
+        self.impl, self.program = impl, program
+        self._stderr = open(log_dir / f"{program}-{impl}.stderr", "w+")  # noqa: SIM115
+        self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._stderr, text=True, cwd=REPO_ROOT, env=env)
 
-def run_process(impl: str, program: str, steps: int) -> dict:
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    if impl == "tf115":
-        env.pop("PYTHONPATH", None)
-        command = [str(TF115_PYTHON), str(REPO_ROOT / "bench" / "tf115_workload.py"),
-                   "--program", program, "--default-config", "--steps-per-loop", "1"]
-    else:
-        command = [sys.executable, "-m", "bench.core_fusion", "workload", program,
-                   "--fusion", "on" if impl == "bridge_fused" else "off"]
-    command += ["--steps", str(steps)]
-    load_before = _load()
-    completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO_ROOT, env=env)
-    loads = {"load_before": load_before, "load_after": _load()}
-    if completed.returncode != 0:
-        lines = [line for line in completed.stderr.splitlines() if line.strip()]
-        return {"impl": impl, "program": program, "error": lines[-1] if lines else "", **loads}
-    result = json.loads(completed.stdout.strip().splitlines()[-1])
-    result.update(impl=impl, program=program, **loads)
-    return result
+    def call(self, steps: int) -> dict:
+        """One more train() call of `steps` steps: the worker's record, with the machine's load."""
+        load_before, busy_before = os.getloadavg()[0], machine_load.busy_cpu_seconds()
+        started = time.perf_counter()
+        self._process.stdin.write(f"{steps}\n")
+        self._process.stdin.flush()
+        result = self._read_record()
+        wall = time.perf_counter() - started
+        loads = {"load_before": load_before, "load_after": os.getloadavg()[0], "wall_s": wall}
+        if result is None:
+            return {"impl": self.impl, "program": self.program, "error": self._last_error(),
+                    **loads}
+        result.update(impl=self.impl, program=self.program, **loads, other_cores=(
+            machine_load.other_cores(busy_before, machine_load.busy_cpu_seconds(),
+                                     result["call_cpu_s"], wall)))
+        return result
+
+    def _read_record(self):
+        """The worker's next JSON record (other stdout lines skipped), None if it exited."""
+        for line in self._process.stdout:
+            if line.startswith("{"):
+                return json.loads(line)
+        return None
+
+    def _last_error(self) -> str:
+        self._stderr.seek(0)
+        lines = [line for line in self._stderr.read().splitlines() if line.strip()]
+        return lines[-1] if lines else f"worker exited with {self._process.poll()}"
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            self._process.stdin.close()
+            try:
+                self._process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._stderr.close()
 
 
 def schedule(repeats: int):
+    """(repeat, program, impl) in run order: programs in turn, impls rotated per repeat."""
     for repeat in range(repeats):
         for program in PROGRAMS:
             shift = repeat % len(IMPLS)
@@ -160,7 +228,7 @@ def paired(runs, numerator, denominator, measure="steps_per_sec"):
     so that above 1 means the numerator is faster either way)."""
     by_repeat = {}
     for run in runs:
-        if run.get(measure):
+        if run.get(measure) and "error" not in run:
             by_repeat.setdefault(run["repeat"], {})[run["impl"]] = run[measure]
     pairs = [(values[numerator], values[denominator]) for _, values in sorted(by_repeat.items())
              if numerator in values and denominator in values]
@@ -169,45 +237,114 @@ def paired(runs, numerator, denominator, measure="steps_per_sec"):
     return [num / den for num, den in pairs]
 
 
-def summarize(runs) -> list[dict]:
+RATIOS = {  # name -> (numerator, denominator, measure)
+    "fused_over_tf115": ("bridge_fused", "tf115", "steps_per_sec"),
+    "fused_over_unfused": ("bridge_fused", "bridge_unfused", "steps_per_sec"),
+    "unfused_over_tf115": ("bridge_unfused", "tf115", "steps_per_sec"),
+    "fused_over_tf115_cpu": ("bridge_fused", "tf115", "cpu_us_per_step"),
+    "fused_over_unfused_cpu": ("bridge_fused", "bridge_unfused", "cpu_us_per_step"),
+}
+SHOWN_RATIOS = ("fused_over_tf115", "fused_over_unfused", "fused_over_tf115_cpu",
+                "fused_over_unfused_cpu")  # the table's; the JSON has every ratio
+MEASURES = ("steps_per_sec", "cpu_us_per_step", "peak_rss_mb", "call_s", "other_cores")
+
+
+def mark_loss_mismatches(by_impl: dict) -> dict:
+    """Marks (as errors, so they are not timed) a repeat's bridge calls whose final losses
+    differ fused and unfused: the same steps from the same start must give the same loss."""
+    fused, unfused = by_impl.get("bridge_fused", {}), by_impl.get("bridge_unfused", {})
+    if "error" in fused or "error" in unfused:
+        return by_impl
+    if fused.get("final_loss") is None or fused.get("final_loss") != unfused.get("final_loss"):
+        for result in (fused, unfused):
+            result["error"] = (f"final loss fused {fused.get('final_loss')!r} != unfused "
+                               f"{unfused.get('final_loss')!r}")
+    return by_impl
+
+
+def quiet_repeats(runs) -> set:
+    """Repeats whose every call ran beside less than QUIET_OTHER_CORES of other work."""
+    by_repeat = {}
+    for run in runs:
+        cores = run.get("other_cores")
+        by_repeat.setdefault(run["repeat"], []).append(
+            "error" not in run and cores is not None and cores < QUIET_OTHER_CORES)
+    return {repeat for repeat, quiet in by_repeat.items() if all(quiet)}
+
+
+def summarize_program(runs: list[dict], first_calls: list[dict]) -> dict:
+    """One program: per implementation its measures, first call, errors; the paired ratios
+    over all repeats, per repeat, and over the quiet repeats."""
+    row = {"steps_per_loop": 1}
+    for impl in IMPLS:
+        ok = [run for run in runs if run["impl"] == impl and "error" not in run]
+        row[impl] = {key: spread([run.get(key) for run in ok]) for key in MEASURES}
+        row[impl]["first_call_s"] = next((run.get("first_call_s") for run in first_calls
+                                          if run["impl"] == impl), None)
+        errors = [run["error"] for run in runs if run["impl"] == impl and "error" in run]
+        if errors:
+            row[impl]["errors"] = errors
+    quiet = quiet_repeats(runs)
+    quiet_runs = [run for run in runs if run["repeat"] in quiet]
+    for name, (numerator, denominator, measure) in RATIOS.items():
+        row[name] = spread(paired(runs, numerator, denominator, measure))
+        row[f"{name}_quiet"] = spread(paired(quiet_runs, numerator, denominator, measure))
+    row["quiet_repeats"] = sorted(quiet)
+    row["per_repeat"] = _per_repeat(runs)
+    return row
+
+
+def _per_repeat(runs) -> list[dict]:
+    """Each repeat's ratios, its order and the most other work any of its calls saw."""
+    repeats = sorted({run["repeat"] for run in runs})
     rows = []
-    for program in PROGRAMS:
-        program_runs = [run for run in runs if run["program"] == program]
-        row = {"program": program, "steps_per_loop": 1}
-        for impl in IMPLS:
-            ok = [run for run in program_runs if run["impl"] == impl and "error" not in run]
-            row[impl] = {key: spread([run.get(key) for run in ok])
-                         for key in ("steps_per_sec", "cpu_us_per_step", "first_call_s",
-                                     "peak_rss_mb")}
-            errors = [run["error"] for run in program_runs
-                      if run["impl"] == impl and "error" in run]
-            if errors:
-                row[impl]["errors"] = errors
-        row["fused_over_tf115"] = spread(paired(program_runs, "bridge_fused", "tf115"))
-        row["fused_over_unfused"] = spread(paired(program_runs, "bridge_fused", "bridge_unfused"))
-        row["unfused_over_tf115"] = spread(paired(program_runs, "bridge_unfused", "tf115"))
-        # The same ratios in CPU time per step: less sensitive to the machine's other tenants.
-        for name, (numerator, denominator) in {
-                "fused_over_tf115_cpu": ("bridge_fused", "tf115"),
-                "fused_over_unfused_cpu": ("bridge_fused", "bridge_unfused")}.items():
-            row[name] = spread(paired(program_runs, numerator, denominator, "cpu_us_per_step"))
+    for repeat in repeats:
+        mine = [run for run in runs if run["repeat"] == repeat]
+        cores = [run.get("other_cores") for run in mine if run.get("other_cores") is not None]
+        row = {"repeat": repeat, "order": [run["impl"] for run in mine],
+               "max_other_cores": max(cores) if cores else None}
+        for name, (numerator, denominator, measure) in RATIOS.items():
+            values = paired(mine, numerator, denominator, measure)
+            row[name] = values[0] if values else None
         rows.append(row)
     return rows
 
 
-def compare(repeats: int, steps: int) -> dict:
-    """Runs the schedule; returns {'summary', 'runs', 'load_average_at_start/end'}."""
+def compare(repeats: int, steps: int, warmup_steps: int = WARMUP_STEPS) -> dict:
+    """Starts the workers, runs the schedule; returns {'summary', 'runs', 'first_calls', ...}."""
+    from bench.fusion_sides import rotated_repeat
+
     if not TF115_PYTHON.exists():
         raise SystemExit(f"oracle A is missing at {TF115_PYTHON}; run `make oracle-a` first.")
-    started = os.getloadavg()
-    runs = []
-    for repeat, program, impl in schedule(repeats):
-        result = run_process(impl, program, steps)
-        result["repeat"] = repeat
-        print(json.dumps(result), file=sys.stderr)
-        runs.append(result)
-    return {"summary": summarize(runs), "runs": runs, "repeats": repeats, "steps": steps,
-            "load_average_at_start": started, "load_average_at_end": os.getloadavg()}
+    if steps <= warmup_steps:
+        raise SystemExit(f"--steps ({steps}) must exceed --warmup-steps ({warmup_steps})")
+    started_at, started = time.perf_counter(), os.getloadavg()
+    log_dir = Path(tempfile.mkdtemp(prefix="bench_fusion_workers_"))
+    workers, first_calls, runs = {}, [], []
+    try:
+        for program in PROGRAMS:
+            for impl in IMPLS:
+                worker = workers[program, impl] = Worker(impl, program, warmup_steps, log_dir)
+                first = worker.call(steps)  # one at a time: the first call measured alone
+                first.update(repeat=None)
+                print(json.dumps(first), file=sys.stderr)
+                first_calls.append(first)
+        for repeat in range(repeats):
+            for program in PROGRAMS:
+                by_impl = rotated_repeat(repeat, lambda impl: workers[program, impl].call(steps))
+                runs.extend(mark_loss_mismatches(by_impl).values())
+    finally:
+        for worker in workers.values():
+            worker.close()
+    summary = []
+    for program in PROGRAMS:
+        row = summarize_program([run for run in runs if run["program"] == program],
+                                [run for run in first_calls if run["program"] == program])
+        summary.append({"program": program, **row})
+    return {"summary": summary, "runs": runs, "first_calls": first_calls, "repeats": repeats,
+            "steps": steps, "warmup_steps": warmup_steps, "quiet_other_cores": QUIET_OTHER_CORES,
+            "load_average_at_start": started, "load_average_at_end": os.getloadavg(),
+            "duration_s": time.perf_counter() - started_at}
 
 
 def render(fusion: dict) -> None:
@@ -220,41 +357,48 @@ def render(fusion: dict) -> None:
         return (f"{pattern.format(stats['median'])} ({pattern.format(stats['min'])}-"
                 f"{pattern.format(stats['max'])})")
 
-    table = Table(title="one step per loop, default hooks: median steps/s (min-max); paired "
-                        f"ratios; load {fusion['load_average_at_start'][0]:.1f} at start, "
+    table = Table(title="one step per loop, default hooks, train() calls of "
+                        f"{fusion['steps']} steps: median (min-max) over "
+                        f"{fusion['repeats']} repeats; ratios paired per repeat; load "
+                        f"{fusion['load_average_at_start'][0]:.1f} at start, "
                         f"{fusion['load_average_at_end'][0]:.1f} at end")
-    for column in ("program", *IMPLS, "fused/tf115", "fused/unfused", "unfused/tf115",
-                   "fused/tf115 CPU", "fused/unfused CPU", "first call fused s",
-                   "first call tf115 s"):
+    for column in ("program", *(f"{impl} steps/s" for impl in IMPLS),
+                   *(f"{impl} CPU us/step" for impl in IMPLS), *SHOWN_RATIOS,
+                   f"quiet repeats (<{fusion['quiet_other_cores']} other cores)",
+                   "fused/tf115 quiet", "fused/unfused quiet", "peak RSS MB fused/unfused/tf115",
+                   "first call s fused/unfused/tf115"):
         table.add_column(column, justify="right")
     for row in fusion["summary"]:
-        table.add_row(row["program"], *(cell(row[impl]["steps_per_sec"], "{:.0f}")
-                                         for impl in IMPLS),
-                      cell(row["fused_over_tf115"], "{:.2f}"),
-                      cell(row["fused_over_unfused"], "{:.2f}"),
-                      cell(row["unfused_over_tf115"], "{:.2f}"),
-                      cell(row["fused_over_tf115_cpu"], "{:.2f}"),
-                      cell(row["fused_over_unfused_cpu"], "{:.2f}"),
-                      cell(row["bridge_fused"]["first_call_s"], "{:.2f}"),
-                      cell(row["tf115"]["first_call_s"], "{:.2f}"))
-    Console(width=240).print(table)
+        table.add_row(
+            row["program"], *(cell(row[impl]["steps_per_sec"], "{:.0f}") for impl in IMPLS),
+            *(cell(row[impl]["cpu_us_per_step"], "{:.0f}") for impl in IMPLS),
+            *(cell(row[name], "{:.2f}") for name in SHOWN_RATIOS),
+            str(len(row["quiet_repeats"])),
+            cell(row["fused_over_tf115_quiet"], "{:.2f}"),
+            cell(row["fused_over_unfused_quiet"], "{:.2f}"),
+            "/".join(f"{row[impl]['peak_rss_mb']['max']:.0f}"
+                     if row[impl]["peak_rss_mb"]["max"] else "-" for impl in IMPLS),
+            "/".join(f"{row[impl]['first_call_s']:.2f}"
+                     if row[impl]["first_call_s"] is not None else "-" for impl in IMPLS))
+    Console(width=300).print(table)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
-    one = sub.add_parser("workload")
-    one.add_argument("program", choices=PROGRAMS)
-    one.add_argument("--fusion", choices=("on", "off"), required=True)
-    one.add_argument("--steps", type=int, default=3000)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--steps", type=int, default=3000)
+    worker = sub.add_parser("serve")
+    worker.add_argument("program", choices=PROGRAMS)
+    worker.add_argument("--fusion", choices=("on", "off"), required=True)
+    worker.add_argument("--warmup-steps", type=int, default=WARMUP_STEPS)
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--warmup-steps", type=int, default=WARMUP_STEPS)
     args = parser.parse_args(argv)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    if args.command == "workload":
-        print(json.dumps(run_workload(args.program, args.fusion == "on", args.steps)))
+    if args.command == "serve":
+        serve(args.program, args.fusion == "on", args.warmup_steps)
         return 0
-    fusion = compare(args.repeats, args.steps)
+    fusion = compare(args.repeats, args.steps, args.warmup_steps)
     print(json.dumps(fusion["summary"], indent=2))
     render(fusion)
     return 0
