@@ -25,6 +25,13 @@ def call_pruned(graph_fn, structure) -> list:
     Returns:
       The fetched tensors, in graph_fn's order, as tensors of the enclosing trace.
     """
+    return list(pruned_step(graph_fn, structure)(*tf.nest.flatten(structure)))
+
+
+def pruned_step(graph_fn, structure):
+    """`graph_fn(*structure)` built once in a TF1-style graph and pruned to its fetches: a
+    concrete function of `structure`'s flat tensors, callable from any enclosing trace whose
+    inputs have the same shapes and dtypes (predict.py reuses it for its fused loop)."""
     flat_inputs = tf.nest.flatten(structure)
 
     def graph_step(*flat):
@@ -36,8 +43,7 @@ def call_pruned(graph_fn, structure) -> list:
     # Pruned structurally, not left to the runtime: a function's unreachable stateful ops are
     # only dropped by Grappler, and a program may switch it off (EfficientNet's RunConfig sets
     # disable_meta_optimizer): its scaffold Saver's RestoreV2 then ran in every eval step.
-    pruned = step.prune(feeds=list(step.inputs[:len(flat_inputs)]), fetches=list(step.outputs))
-    return list(pruned(*flat_inputs))
+    return step.prune(feeds=list(step.inputs[:len(flat_inputs)]), fetches=list(step.outputs))
 
 
 def call_model_fn(*, cache, model_function, features, labels):

@@ -50,6 +50,9 @@ class PredictLoop:
         self._function = tf.function(self._step, autograph=False)
         self._batches_function = tf.function(self._batches, autograph=False)
         self._output_specs = None  # (flat prediction specs, rows spec) of the traced step
+        # (input specs, pruned replica step) of the first trace: the fused loop's trace calls
+        # the same step instead of building model_fn a second time (one replica only).
+        self._pruned_step = None
         self._bound = None  # the BoundLoop of run_batches on the current predict()'s iterator
 
     def trace(self, iterator) -> None:
@@ -94,19 +97,27 @@ class PredictLoop:
         return tf.nest.pack_sequence_as(self._structure, flat)
 
     def _replica_step(self, features, labels):
-        built = {}
+        flat_inputs = tf.nest.flatten((features, labels))
+        input_specs = [tf.TensorSpec(tensor.shape, tensor.dtype) for tensor in flat_inputs]
+        if self._pruned_step is not None and self._pruned_step[0] == input_specs:
+            pruned = self._pruned_step[1]
+        else:
+            built = {}
 
-        def fetch_predictions(step_features, step_labels):
-            outputs = graph_step.call_model_fn(
-                cache=self._cache, model_function=self._model_function, features=step_features,
-                labels=step_labels if self._has_labels else None)
-            built["structure"] = outputs.predictions
-            self.hooks = outputs.hooks
-            return [tf.identity(t) for t in tf.nest.flatten(outputs.predictions)]
+            def fetch_predictions(step_features, step_labels):
+                outputs = graph_step.call_model_fn(
+                    cache=self._cache, model_function=self._model_function,
+                    features=step_features, labels=step_labels if self._has_labels else None)
+                built["structure"] = outputs.predictions
+                self.hooks = outputs.hooks
+                return [tf.identity(t) for t in tf.nest.flatten(outputs.predictions)]
 
-        predictions = graph_step.call_pruned(fetch_predictions, (features, labels))
-        self._structure = built["structure"]
-        return tf.nest.pack_sequence_as(self._structure, predictions)
+            pruned = graph_step.pruned_step(fetch_predictions, (features, labels))
+            self._structure = built["structure"]
+            if self._deployment.num_replicas == 1:
+                # Several replicas each build their own step (their own variable copies).
+                self._pruned_step = (input_specs, pruned)
+        return tf.nest.pack_sequence_as(self._structure, list(pruned(*flat_inputs)))
 
     def _step(self, iterator):
         self._cache.begin_trace()

@@ -39,7 +39,7 @@ def expected_probabilities(estimator):
     return exp / exp.sum(axis=1, keepdims=True)
 
 
-def trained(tmp_path, replicas=0):
+def trained(tmp_path, replicas=0, model_fn=model_fn):
     config = tpu.RunConfig(model_dir=str(tmp_path),
                            tpu_config=tpu.TPUConfig(iterations_per_loop=4,
                                                     num_shards=replicas or None))

@@ -19,7 +19,7 @@ import estimator_bridge as tpu
 from estimator_bridge.runtime import predict as predict_lib
 from estimator_bridge.runtime import predict_fusion, step_fusion
 from tests.estimator_bridge import tiny
-from tests.estimator_bridge.test_predict import trained
+from tests.estimator_bridge.test_predict import model_fn, trained
 
 tf1 = tf.compat.v1
 
@@ -94,6 +94,32 @@ def test_fused_predictions_are_the_unfused_ones_in_the_same_order(tmp_path, monk
     _assert_identical(fused, unfused)
     assert (off.single, off.fused) == (unfused_calls, 0)
     assert on.single == 0 and 2 <= on.fused < 21
+
+
+def test_fused_predict_builds_model_fn_once_per_trace_as_unfused_does(tmp_path, monkeypatch):
+    """The fused loop calls the replica step the first trace built (the hooks' and output
+    specs' trace) instead of building model_fn again: a fused predict() calls model_fn in
+    PREDICT mode as often as an unfused one (the build pass, then one trace), and predicts
+    the same bytes."""
+    calls = {}
+
+    def counting_model_fn(features, labels, mode, params):
+        calls[mode] = calls.get(mode, 0) + 1
+        return model_fn(features, labels, mode, params)
+
+    predictions = {}
+    for fusion in (False, True):
+        calls.clear()
+        estimator = trained(tmp_path / str(fusion), model_fn=counting_model_fn)
+        predictions[fusion], on = _predict(estimator, monkeypatch, fusion, finite_input_fn)
+        predict_calls = calls.get(tpu.ModeKeys.PREDICT)
+        if fusion:
+            assert on.single == 0 and on.fused >= 2
+            assert predict_calls == unfused_predict_calls
+        else:
+            assert (on.single, on.fused) == (21, 0)
+            unfused_predict_calls = predict_calls
+    _assert_identical(predictions[True], predictions[False])
 
 
 def test_whole_batches_keep_their_boundaries(tmp_path, monkeypatch):
