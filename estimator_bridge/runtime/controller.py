@@ -314,11 +314,13 @@ def run_prediction(*, run_batch, data_steps, should_stop, run_batches=None, size
       data_steps: batches available (None infinite, UNKNOWN_STEPS unknown: until OutOfRange).
       should_stop: `() -> bool`, asked after each batch has been consumed.
       run_batches: fused (predict_fusion.py): `(n) -> [batch, ...]`, up to n batches in one
-        call, fewer where the data ends; used instead of run_batch, sized by `sizer` (a
+        call, fewer where the data ends; used after the first batch (which `run_batch` runs:
+        its step is traced already, so the first prediction comes as soon as unfused and a
+        one-batch predict() never traces the fused loop), sized by `sizer` (a
         `predict_fusion.BatchSizer`).
     """
     if run_batches is not None:
-        yield from _run_fused_prediction(run_batches, data_steps, should_stop, sizer)
+        yield from _run_fused_prediction(run_batch, run_batches, data_steps, should_stop, sizer)
         return
     done = 0
     while data_steps in (None, UNKNOWN_STEPS) or done < data_steps:
@@ -332,7 +334,7 @@ def run_prediction(*, run_batch, data_steps, should_stop, run_batches=None, size
             break
 
 
-def _run_fused_prediction(run_batches, data_steps, should_stop, sizer):
+def _run_fused_prediction(run_batch, run_batches, data_steps, should_stop, sizer):
     known = data_steps not in (None, UNKNOWN_STEPS)
     done = 0
     while True:
@@ -340,7 +342,13 @@ def _run_fused_prediction(run_batches, data_steps, should_stop, sizer):
         if size <= 0:
             return
         started = time.monotonic()
-        batches = run_batches(size)
+        if done == 0 and size == 1:
+            try:
+                batches = [run_batch()]
+            except tf.errors.OutOfRangeError:
+                return
+        else:
+            batches = run_batches(size)
         sizer.after_call(len(batches), time.monotonic() - started,
                          sum(_nbytes(batch) for batch in batches))
         for batch in batches:

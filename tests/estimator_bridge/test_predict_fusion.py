@@ -72,6 +72,11 @@ def _predict(estimator, monkeypatch, fusion, input_fn, *, take=None, **kwargs):
     return list(predictions), calls
 
 
+def _assert_fused(on, batches=21):
+    """The first batch ran alone (its one-batch step is traced already), the rest fused."""
+    assert on.single == 1 and 1 <= on.fused < batches - 1, (on.single, on.fused)
+
+
 def _assert_identical(fused, unfused):
     assert len(fused) == len(unfused)
     for index, (got, want) in enumerate(zip(fused, unfused)):
@@ -93,7 +98,7 @@ def test_fused_predictions_are_the_unfused_ones_in_the_same_order(tmp_path, monk
     assert len(unfused) == len(ROWS)
     _assert_identical(fused, unfused)
     assert (off.single, off.fused) == (unfused_calls, 0)
-    assert on.single == 0 and 2 <= on.fused < 21
+    _assert_fused(on)
 
 
 def test_fused_predict_builds_model_fn_once_per_trace_as_unfused_does(tmp_path, monkeypatch):
@@ -114,12 +119,29 @@ def test_fused_predict_builds_model_fn_once_per_trace_as_unfused_does(tmp_path, 
         predictions[fusion], on = _predict(estimator, monkeypatch, fusion, finite_input_fn)
         predict_calls = calls.get(tpu.ModeKeys.PREDICT)
         if fusion:
-            assert on.single == 0 and on.fused >= 2
+            _assert_fused(on)
             assert predict_calls == unfused_predict_calls
         else:
             assert (on.single, on.fused) == (21, 0)
             unfused_predict_calls = predict_calls
     _assert_identical(predictions[True], predictions[False])
+
+
+def test_the_first_batch_comes_from_the_one_batch_step_and_a_one_batch_predict_never_fuses(
+        tmp_path, monkeypatch):
+    """The first prediction needs no trace of the fused loop: the step traced for the hooks
+    runs the first batch; a predict() of one batch never calls the fused loop."""
+    estimator = trained(tmp_path)
+    first, on = _predict(estimator, monkeypatch, True, finite_input_fn, take=1)
+    assert (on.single, on.fused) == (1, 0)
+    unfused, _ = _predict(estimator, monkeypatch, False, finite_input_fn, take=1)
+    _assert_identical(first, unfused)
+
+    def one_batch_input_fn(params):
+        return tf.data.Dataset.from_tensor_slices(ROWS[:16]).batch(params["batch_size"])
+
+    one, on = _predict(estimator, monkeypatch, True, one_batch_input_fn)
+    assert len(one) == 16 and (on.single, on.fused) == (1, 0)
 
 
 def test_whole_batches_keep_their_boundaries(tmp_path, monkeypatch):
@@ -130,7 +152,7 @@ def test_whole_batches_keep_their_boundaries(tmp_path, monkeypatch):
                          yield_single_examples=False)
     assert [len(batch["classes"]) for batch in fused] == [16] * 20 + [8]
     _assert_identical(fused, unfused)
-    assert on.single == 0 and 2 <= on.fused < 21
+    _assert_fused(on)
 
 
 def test_a_consumer_that_stops_early_on_infinite_data_gets_the_same_predictions(
@@ -141,7 +163,7 @@ def test_a_consumer_that_stops_early_on_infinite_data_gets_the_same_predictions(
     unfused, _ = _predict(estimator, monkeypatch, False, infinite_input_fn, take=500)
     fused, on = _predict(estimator, monkeypatch, True, infinite_input_fn, take=500)
     _assert_identical(fused, unfused)
-    assert 2 <= on.fused < 32
+    _assert_fused(on, batches=32)
 
 
 class _EveryBatch(tf1.train.SessionRunHook):
@@ -186,7 +208,7 @@ def test_a_hook_without_before_or_after_run_is_fused(tmp_path, monkeypatch):
     fused, on = _predict(estimator, monkeypatch, True, finite_input_fn, hooks=[fused_hook])
     _assert_identical(fused, unfused)
     assert unfused_hook.calls == fused_hook.calls == ["begin", "end"]
-    assert on.single == 0 and 2 <= on.fused < 21
+    _assert_fused(on)
 
 
 def test_the_batch_sizer_starts_with_one_batch_and_keeps_to_its_budgets():
