@@ -5,8 +5,9 @@ Batches are independent in PREDICT mode (no variable changes), so when no hook n
 each batch the bridge runs several batches in one traced loop (`PredictLoop.run_batches`)
 and yields them one by one: the same values in the same order, fewer Python round trips.
 
-How many batches per call: the first call runs one (its predictions come back as soon as
-unfused ones would, and it measures a batch's time and size); later calls run as many as fit
+How many batches per call: the first batch runs alone, in the one-batch step traced for the
+hooks (its predictions come back as soon as unfused ones would, a one-batch predict() never
+traces the fused loop, and it measures a batch's time and size); later calls run as many as fit
 in `CALL_SECONDS` and in `BUFFER_BYTES` of predictions, at most `MAX_BATCHES`. The buffer
 is what a consumer that stops early has computed for nothing: bounded by those three.
 
