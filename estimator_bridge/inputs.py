@@ -1,4 +1,4 @@
-"""`tf.estimator.inputs.numpy_input_fn` for the calls tf.data reproduces exactly: `shuffle=False`, one thread.
+"""`tf.estimator.inputs.numpy_input_fn` / `pandas_input_fn` for the calls tf.data reproduces exactly: `shuffle=False`, one thread.
 
 TF 1.15's numpy_input_fn fed the rows through a TF1 queue: with `shuffle=False` and one enqueue
 thread they came out in order, epoch after epoch (a batch may span two epochs), `num_epochs`
@@ -7,6 +7,11 @@ times; the last batch was smaller when the rows ran out (`dequeue_up_to`), and w
 are `from_tensor_slices(rows).repeat(num_epochs).batch(batch_size)`, which the bridge's Estimators
 read, ending where TF 1.15's queue raised OutOfRange. The structure is TF 1.15's: features (an
 array's tensor, or a dict of them) and, when `y` is given, labels in the same form.
+
+TF 1.15's pandas_input_fn fed the frame's columns (its index dropped, the labels appended as columns)
+through the same queue: its batches are numpy_input_fn's on the columns' arrays, features a dict
+keyed by the frame's columns, labels a tensor for a Series and a dict keyed by its columns for a
+DataFrame of labels (docs/results/2026-11-28-pandas-input-fn.md).
 
 With `shuffle=True` the rows passed a RandomShuffleQueue whose order no tf.data pipeline reproduces,
 and with several threads the order was the threads' race: both are refused, naming what to write.
@@ -26,16 +31,7 @@ _TARGET_KEY = "__target_key__"
 
 def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_capacity=1000, num_threads=1):
     """An input_fn returning a tf.data.Dataset of TF 1.15's numpy_input_fn batches (`shuffle=False`)."""
-    if not isinstance(shuffle, bool):
-        raise ValueError("shuffle must be provided and explicitly set as boolean (it is recommended to set it "
-                         f"as True for training); got {shuffle}")
-    if shuffle or num_threads != 1:
-        raise ValueError(
-            "estimator_bridge's numpy_input_fn reproduces TF 1.15's batches only for shuffle=False and "
-            f"num_threads=1 (got shuffle={shuffle}, num_threads={num_threads}): TF 1.15's shuffling queue "
-            "and its enqueue threads gave an order no tf.data pipeline repeats. Write the input_fn with "
-            "tf.data instead: tf.data.Dataset.from_tensor_slices((x, y)).shuffle(len(x)).repeat(num_epochs)"
-            ".batch(batch_size)")
+    _check_order("numpy_input_fn", shuffle, num_threads, "from_tensor_slices((x, y))")
     del queue_capacity  # the queue's size: no effect on the batches
 
     def input_fn():
@@ -59,11 +55,67 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
         if len({np.shape(value)[0] for value in columns.values()}) != 1:
             raise ValueError("Length of tensors in x and y is mismatched. All elements in x and y must have the "
                              f"same length.\nShapes in x: { {k: np.shape(columns[k]) for k in feature_keys} }")
-        dataset = tf.data.Dataset.from_tensor_slices(dict(columns))
-        dataset = dataset.repeat(num_epochs).batch(batch_size, drop_remainder=num_epochs is None)
+        dataset = _batched(dict(columns), batch_size, num_epochs)
         return dataset.map(lambda row: _structure(row, x, feature_keys, target_keys))
 
     return input_fn
+
+
+def pandas_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_capacity=1000, num_threads=1,
+                    target_column="target"):
+    """An input_fn returning a tf.data.Dataset of TF 1.15's pandas_input_fn batches (`shuffle=False`).
+
+    x is a DataFrame, y None, a Series or a DataFrame (with x's index); the batches are numpy_input_fn's
+    on the columns' arrays, taken when this is called (TF 1.15 copied the frame then).
+    """
+    import pandas as pd  # only programs that pass a DataFrame call this
+
+    _check_order("pandas_input_fn", shuffle, num_threads, "from_tensor_slices((dict(x), y))")
+    if not isinstance(target_column, str):
+        raise TypeError("target_column must be a string type")
+    del queue_capacity  # the queue's size: no effect on the batches
+    features = {name: _column_values(x[name]) for name in x.columns}
+    if y is None:
+        labels = None
+    else:
+        if target_column in x:
+            raise ValueError(f"Cannot use name {target_column} for target column: DataFrame already has a column "
+                             f"with that name: {x.columns}")
+        if not np.array_equal(x.index, y.index):
+            raise ValueError(f"Index for x and y are mismatched.\nIndex for x: {x.index}\nIndex for y: {y.index}\n")
+        labels = ({name: _column_values(y[name]) for name in y.columns} if isinstance(y, pd.DataFrame)
+                  else _column_values(y))
+
+    def input_fn():
+        return _batched(features if labels is None else (features, labels), batch_size, num_epochs)
+
+    return input_fn
+
+
+def _check_order(function: str, shuffle, num_threads, tf_data: str) -> None:
+    """TF 1.15's check of `shuffle`, then the refusal of the orders only TF 1.15's queue gave."""
+    if not isinstance(shuffle, bool):
+        raise ValueError("shuffle must be provided and explicitly set as boolean (it is recommended to set it "
+                         f"as True for training); got {shuffle}")
+    if shuffle or num_threads != 1:
+        raise ValueError(
+            f"estimator_bridge's {function} reproduces TF 1.15's batches only for shuffle=False and "
+            f"num_threads=1 (got shuffle={shuffle}, num_threads={num_threads}): TF 1.15's shuffling queue "
+            "and its enqueue threads gave an order no tf.data pipeline repeats. Write the input_fn with "
+            f"tf.data instead: tf.data.Dataset.{tf_data}.shuffle(len(x)).repeat(num_epochs).batch(batch_size)")
+
+
+def _batched(rows, batch_size, num_epochs) -> tf.data.Dataset:
+    """The rows in order, epoch after epoch, in TF 1.15's batches: `dequeue_up_to` for N epochs (the
+    last batch smaller), `dequeue_many` for None (every batch full, never ending)."""
+    dataset = tf.data.Dataset.from_tensor_slices(rows)
+    return dataset.repeat(num_epochs).batch(batch_size, drop_remainder=num_epochs is None)
+
+
+def _column_values(column) -> np.ndarray:
+    """A pandas column as a numpy array of its own (TF 1.15 fed `x.copy()`'s values): pandas 3's string
+    columns as the object array of str TF 1.15's pandas gave (tf.string)."""
+    return column.to_numpy(copy=True)
 
 
 def _columns(x) -> collections.OrderedDict:

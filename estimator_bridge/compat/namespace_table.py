@@ -185,8 +185,9 @@ MODULES = {
         fallbacks=("unsupported-attribute:estimator",),
     ),
     "tensorflow.estimator.inputs": Module(
-        doc="`tf.estimator.inputs`: numpy_input_fn for shuffle=False on one thread (estimator_bridge/inputs.py).",
-        entries={"numpy_input_fn": "bridge:inputs.numpy_input_fn"},
+        doc="`tf.estimator.inputs`: numpy_input_fn and pandas_input_fn for shuffle=False on one thread "
+            "(estimator_bridge/inputs.py).",
+        entries={"numpy_input_fn": "bridge:inputs.numpy_input_fn", "pandas_input_fn": "bridge:inputs.pandas_input_fn"},
         fallbacks=("unsupported-attribute:estimator_inputs",),
     ),
     "tensorflow.estimator.tpu": Module(
@@ -475,10 +476,8 @@ UNSUPPORTED = {
     "estimator_experimental": (
         "tf.estimator.experimental is not provided by estimator_bridge."),
     "estimator_inputs": (
-        "tf.estimator.inputs provides only numpy_input_fn (shuffle=False, one thread) in "
-        "estimator_bridge; pandas_input_fn(df, labels, shuffle=False, ...) gives the batches of "
-        "numpy_input_fn(x={name: df[name].values for name in df.columns}, y=labels.values, shuffle=False, ...) "
-        "(measured on TF 1.15); otherwise return a tf.data.Dataset from input_fn, e.g. "
+        "tf.estimator.inputs provides only numpy_input_fn and pandas_input_fn (shuffle=False, one thread) "
+        "in estimator_bridge; otherwise return a tf.data.Dataset from input_fn, e.g. "
         "tf.data.Dataset.from_tensor_slices((features, labels)).batch(params['batch_size'])."),
     "layers": (
         "estimator_bridge.layers provides only " + ", ".join(LAYER_FUNCTIONS) + " (every "

@@ -67,15 +67,11 @@ HINTS = {
         "an input_fn returning tf.data.Dataset.from_tensor_slices((x, y)), shuffled, batched and repeated "
         "(numpy_input_fn fed a TF1 queue: its shuffle order is not reproduced; calls with shuffle=False "
         "on one thread are rewritten to estimator_bridge.inputs.numpy_input_fn, TF 1.15's batches)"),
-    # shuffle=False: the same batches as estimator_bridge.inputs.numpy_input_fn on the frame's columns
-    # (measured against TF 1.15's pandas_input_fn: docs/results/2026-11-28-pandas-input-fn.md); not
-    # rewritten automatically while the TF 1.15 oracle has no pandas to pin it with.
     "tensorflow.estimator.inputs.pandas_input_fn": (
-        "with shuffle=False: estimator_bridge.inputs.numpy_input_fn(x={name: df[name].values for name in "
-        "df.columns}, y=labels.values, batch_size=..., num_epochs=..., shuffle=False) gives TF 1.15's batches "
-        "(a DataFrame of labels: y={name: labels[name].values for name in labels.columns}); shuffled: an input_fn "
-        "returning tf.data.Dataset.from_tensor_slices((dict(df), labels)), shuffled, batched and repeated "
-        "(pandas_input_fn fed a TF1 queue: its shuffle order is not reproduced)"),
+        "an input_fn returning tf.data.Dataset.from_tensor_slices((dict(df), labels)), shuffled, batched and "
+        "repeated (pandas_input_fn fed a TF1 queue: its shuffle order is not reproduced; calls with "
+        "shuffle=False on one thread are rewritten to estimator_bridge.inputs.pandas_input_fn, TF 1.15's "
+        "batches)"),
     "tensorflow.contrib.crf": "estimator_bridge.compat.contrib_crf (the bridge's CRF: tf.contrib.crf's public functions and cells)",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
     "tensorflow.contrib.learn.datasets": "tf.keras.datasets",

@@ -458,12 +458,12 @@ HELDOUT3_HINTS = [
      "tf.compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer("),
     ("g = tf.contrib.graph_editor.graph_replace(t, {a: b})", "MIG301", "tf.compat.v1.import_graph_def("),
     ("e = tf.contrib.estimator.add_metrics(est, f)", "MIG301", "wrap the model_fn"),
-    # tensorflow/hub's Kaggle colab: pandas_input_fn(df, df['Sentiment'], shuffle=False) for prediction
-    # (the numpy_input_fn spelling was measured equal to TF 1.15's: docs/results/2026-11-28-pandas-input-fn.md)
-    ("i = tf.estimator.inputs.pandas_input_fn(df, df['s'], shuffle=False)", "MIG304",
-     "estimator_bridge.inputs.numpy_input_fn(x={name: df[name].values for name in df.columns}"),
-    ("i = tf.compat.v1.estimator.inputs.pandas_input_fn(df, shuffle=False)", "MIG304",
-     "estimator_bridge.inputs.numpy_input_fn(x={name: df[name].values for name in df.columns}"),
+    # tensorflow/hub's Kaggle colab trained through pandas_input_fn(df, df['Sentiment'], num_epochs=None,
+    # shuffle=True) (its shuffle=False prediction inputs are rewritten: codemods/test_pandas_input_fn.py)
+    ("i = tf.estimator.inputs.pandas_input_fn(df, df['s'], num_epochs=None, shuffle=True)", "MIG304",
+     "tf.data.Dataset.from_tensor_slices((dict(df), labels)), shuffled"),
+    ("i = tf.compat.v1.estimator.inputs.pandas_input_fn(df, shuffle=flag)", "MIG304",
+     "calls with shuffle=False on one thread are rewritten to estimator_bridge.inputs.pandas_input_fn"),
     # (tensorflow/benchmarks tf_cnn_benchmarks' internals that moved are rewritten: codemods/test_tf_internals.py)
 ]
 
