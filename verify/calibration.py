@@ -40,6 +40,8 @@ is caught 92% of the time (spread rule 93%). The price of per-section bounds: sm
 all numbers would (3% in the same trials) -- but over all numbers a loss error hides behind the
 noisiest optimizer slot (caught 81%). A deterministic oracle (every spread zero) gives R = 0, so
 the rule is the spread rule exactly.
+Every judgement here (the side's and each held-out one) allows a count ratio (an accuracy) that
+every oracle run repeats in a varying series one step of its resolution (verify/discrete.py).
 Pure functions of harvested runs.
 """
 
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from verify import discrete
 from verify.judge import DEFAULT_MARGIN, OUTSIDE, Judgement, judge
 
 MIN_RUNS = 3
@@ -178,8 +181,8 @@ def calibrate(oracle_runs: list[dict], ours: dict, *, rtol: float, margin: float
     for k in range(len(oracle_runs)):
         rest = oracle_runs[:k] + oracle_runs[k + 1:]
         reference = 1 if k else 2
-        for judged, into, whole in ((judge(rest, oracle_runs[k], rtol=rtol, margin=margin), oracle, everything[0]),
-                                    (judge(rest, ours, rtol=rtol, margin=margin), side, everything[1])):
+        for judged, into, whole in ((_judge(rest, oracle_runs[k], rtol, margin), oracle, everything[0]),
+                                    (_judge(rest, ours, rtol, margin), side, everything[1])):
             whole.append(held_out(judged.numbers, k + 1, reference))
             for name in sorted({_section(n.where) for n in judged.numbers}):
                 into.setdefault(name, []).append(
@@ -194,6 +197,11 @@ def calibrate(oracle_runs: list[dict], ours: dict, *, rtol: float, margin: float
     return Calibration(tuple(sections), overall, margin)
 
 
+def _judge(oracle_runs: list[dict], ours: dict, rtol: float, margin: float) -> Judgement:
+    """judge.judge, with count ratios allowed one step of their resolution (verify/discrete.py)."""
+    return discrete.allow_one_step(judge(oracle_runs, ours, rtol=rtol, margin=margin), oracle_runs)
+
+
 def uncalibrated_note(judgement: Judgement) -> str | None:
     """Why a noisy oracle's training phase is judged by the spread rule alone (fewer than 3 runs)."""
     if judgement.oracle_runs >= MIN_RUNS or not any(n.spread for n in judgement.numbers):
@@ -204,7 +212,7 @@ def uncalibrated_note(judgement: Judgement) -> str | None:
 
 def judge_calibrated(oracle_runs: list[dict], ours: dict, *, rtol: float, margin: float = DEFAULT_MARGIN) -> Judgement:
     """judge.judge, with the oracle's self-check deciding the verdict when there are >= MIN_RUNS runs."""
-    judgement = judge(oracle_runs, ours, rtol=rtol, margin=margin)
+    judgement = _judge(oracle_runs, ours, rtol, margin)
     calibration = calibrate(oracle_runs, ours, rtol=rtol, margin=margin)
     if calibration is None:
         return judgement
@@ -217,10 +225,11 @@ SHOWN = 5
 def notes(judgement: Judgement) -> list[str]:
     """The per-phase notes: the self-check's figures, and the numbers outside it let pass (or the N < 3 note)."""
     calibration = judgement.calibration
+    one_step = [line for line in (discrete.note(judgement),) if line]
     if calibration is None:
         note = uncalibrated_note(judgement)
-        return [note] if note else []
-    lines = list(calibration.lines())
+        return ([note] if note else []) + one_step
+    lines = list(calibration.lines()) + one_step
     outside = sorted(judgement.outside, key=lambda n: -n.difference / n.allowed)
     if outside and calibration.passed:
         lines.append(f"{len(outside)} number(s) outside {judgement.margin:g} x the spread of all "
