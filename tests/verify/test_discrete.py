@@ -8,6 +8,8 @@ same numbers. A migrated side there had masked_lm_accuracy 19/160 against the or
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,20 @@ def test_the_resolution_is_read_from_the_values():
     assert discrete.step(f32(18 / 160), f32(21 / 160)) is None  # three steps
     assert discrete.step(0.5, 0.75) is None  # one step of 1/4: coarser than MIN_DENOMINATOR
     assert discrete.step(f32(18 / 160), f32(18 / 160 * 1.01)) is None
+
+
+def test_a_kept_work_folder_is_judged_again_without_running(tmp_path, capsys):
+    from verify import rejudge
+
+    for index, oracle in enumerate(ORACLE, 1):
+        (tmp_path / "oracle").mkdir(exist_ok=True)
+        (tmp_path / "oracle" / f"run{index}.harvest.json").write_text(json.dumps(oracle))
+    for side, accuracy in (("runner", 18 / 160), ("migrated", 19 / 160)):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "training.harvest.json").write_text(json.dumps(run(7.4401, 0.6933, accuracy=accuracy)))
+    judged = rejudge.rejudge(tmp_path)
+    assert sorted(judged) == ["migrated", "runner"] and all(j.passed and j.oracle_runs == 3 for j in judged.values())
+    assert rejudge.main([str(tmp_path), "--margin", "0.1", "--notes"]) == 0  # a margin that fails both
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith(f"{tmp_path.name} runner: FAIL (3 oracle runs; spread rule FAIL; failed sections: ")
+    assert printed[1].startswith("    oracle against itself (each of 3 runs held out")
