@@ -12,9 +12,14 @@ biased 0.0050. So after training, everything that reads the moving statistics (e
 predict, validation) differed from the original, the more the fewer values per channel (small
 feature maps, small per-core batches).
 
-`BatchNormalization` here is Keras 3's layer with that update, what estimator-migrate writes for
-Keras 2's (the compat runner's programs get Keras 2 itself, tf-keras). The correction is added
-after Keras 3's update: moving_variance += (1 - momentum) * variance / (n - 1).
+`BatchNormalization` here is Keras 3's layer as Keras 2 ran it, what estimator-migrate writes for
+Keras 2's (the compat runner's programs get Keras 2 itself, tf-keras). On the TensorFlow backend
+the inputs Keras 2 fused go through the same kernel (`tf.compat.v1.nn.fused_batch_norm`, moving
+averages updated by the kernel as Keras 2 did), so outputs and gradients round as the original's:
+Keras 3's own arithmetic differs in the last bits, enough to put a value near zero on the other
+side of a ReLU and change a gradient by far more. Elsewhere (other backends, float16 inputs,
+synchronized layers, TPU-replicated steps) the
+correction is added after Keras 3's update: moving_variance += (1 - momentum) * variance / (n - 1).
 """
 
 from __future__ import annotations
@@ -33,9 +38,67 @@ def _fused_in_keras_2(layer, inputs) -> bool:
     return axis in ((1, 3) if rank == 4 else (1, 4))
 
 
+# the fused kernel's data format by (rank, channel axis)
+FUSED_DATA_FORMATS = {(4, 3): "NHWC", (4, 1): "NCHW", (5, 4): "NDHWC", (5, 1): "NCDHW"}
+
+
+def _in_xla_context() -> bool:
+    """Inside a TPU-replicated (XLA) computation, where Keras 2 did not average in the kernel: the
+    Keras 3 path with the correction below serves it."""
+    import tensorflow as tf
+    from tensorflow.python.ops import control_flow_util
+
+    graph = tf.compat.v1.get_default_graph()
+    while graph is not None:
+        if control_flow_util.GetContainingXLAContext(graph._get_control_flow_context()) is not None:
+            return True
+        graph = getattr(graph, "outer_graph", None)
+    return False
+
+
+def _own_moments(layer) -> bool:
+    """A subclass computing its own batch moments (cross-replica ones, as tensorflow/tpu's
+    TpuBatchNormalization does): Keras 2 ran those unfused, and the kernel would skip them."""
+    return "_moments" in vars(layer) or type(layer)._moments is not keras.layers.BatchNormalization._moments
+
+
+def _runs_fused_kernel(layer, inputs, training) -> bool:
+    """Whether this call runs Keras 2's fused kernel here (TensorFlow backend, float32, a Python `training`)."""
+    return (keras.backend.backend() == "tensorflow" and isinstance(training, (bool, type(None)))
+            and not _in_xla_context() and not _own_moments(layer)
+            and not getattr(layer, "synchronized", False) and keras.backend.standardize_dtype(inputs.dtype) == "float32"
+            and keras.backend.standardize_dtype(layer.moving_mean.dtype) == "float32"
+            and _fused_in_keras_2(layer, inputs))
+
+
+def _fused_kernel_call(layer, inputs, training: bool):
+    """Keras 2's `_fused_batch_norm` (TF 2.x): the kernel normalises and, training, updates the moving averages."""
+    import tensorflow as tf
+
+    rank = len(inputs.shape)
+    data_format = FUSED_DATA_FORMATS[(rank, layer.axis % rank)]
+    channels = layer.moving_mean.shape
+    gamma = layer.gamma if layer.scale else tf.ones(channels, tf.float32)
+    beta = layer.beta if layer.center else tf.zeros(channels, tf.float32)
+    moving_mean, moving_variance = tf.convert_to_tensor(layer.moving_mean), tf.convert_to_tensor(layer.moving_variance)
+    if not training:
+        outputs, _, _ = tf.compat.v1.nn.fused_batch_norm(
+            inputs, gamma, beta, mean=moving_mean, variance=moving_variance, epsilon=layer.epsilon,
+            is_training=False, data_format=data_format)
+        return outputs
+    outputs, mean, variance = tf.compat.v1.nn.fused_batch_norm(
+        inputs, gamma, beta, mean=moving_mean, variance=moving_variance, epsilon=layer.epsilon, is_training=True,
+        data_format=data_format, exponential_avg_factor=1.0 - layer.momentum)
+    layer.moving_mean.assign(mean)
+    layer.moving_variance.assign(variance)
+    return outputs
+
+
 def _keras2_call(call):
     @functools.wraps(call)
     def keras2_call(self, inputs, training=None, mask=None):
+        if mask is None and _runs_fused_kernel(self, inputs, training):
+            return _fused_kernel_call(self, inputs, bool(training and self.trainable))
         if not (training and self.trainable and mask is None and _fused_in_keras_2(self, inputs)):
             return call(self, inputs, training=training, mask=mask)
         captured = {}
