@@ -179,6 +179,9 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
     Anything else (datasets, generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
     arrays into batches too) is `model.fit(...)` as written.
     """
+    from estimator_bridge.compat.keras_tf1_inputs import standardized
+
+    x = standardized(model, x)   # a rank-1 array for a rank-2 input as (n, 1), as TF 1.x's Keras fed it
     if len(args) <= len(KERAS2_FIT_POSITIONS) and _default_strategy(model) and _arrays(x) and (y is None or _arrays(y)):
         named = dict(zip(KERAS2_FIT_POSITIONS, args))
         if not set(named) & set(kwargs):
