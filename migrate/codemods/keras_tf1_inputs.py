@@ -7,7 +7,10 @@ models/experimental/keras_colab/shakespeare_lstm.py: `prediction_model.predict(l
 `last_word` of shape (5,) after (5, 1)). What `x` is cannot be seen here, so such a call becomes
 `estimator_bridge.compat.keras_tf1_inputs.<method>_tf1(model, ...)`, which decides at run time.
 Only files that name Keras, calls that pass `x` (first positional or `x=`), and not an Estimator's
-`predict`/`evaluate` (an `input_fn`). Files written against TF 2.x (engine.tf2_marker) are left.
+`predict`/`evaluate` (an `input_fn`) nor a keras_to_tpu_model model's `evaluate(dataset_function)`
+(KerasToTPUStrategy feeds that x through `tpu_model_input`; its rewrite works on the statement line,
+after the call rewrites, so it must still find `tpu_model.evaluate(`). Files written against TF 2.x
+(engine.tf2_marker) are left.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import re
 
 import libcst as cst
 
-from migrate.codemods import keras_methods
+from migrate.codemods import keras_methods, keras_tpu
 from migrate.codemods.base import dotted_name
 from migrate.codemods.registry import Codemod
 from migrate.tables.keras import REMOVED_METHODS
@@ -41,6 +44,8 @@ def _is_candidate(rewrite, original_node: cst.Call, call: cst.Call) -> bool:
         return False   # an imported module's or class's function (`tf.keras.Model.predict`), not a model's method
     if any(arg.star for arg in call.args) or keras_methods._estimator_call(call):
         return False
+    if keras_tpu.feeds_tpu_model_input(rewrite, original_node, call):
+        return False   # a dataset function: KerasToTPUStrategy's statement rewrite wraps x, after this pass's call rewrites
     first = call.args[0] if call.args else None
     return first is not None and (first.keyword is None or first.keyword.value == "x")
 

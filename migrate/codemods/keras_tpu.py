@@ -63,11 +63,14 @@ class Conversion(NamedTuple):
 
 
 class _Blocks(cst.CSTVisitor):
-    """For each statement line of a module: the ids of the blocks it sits in, innermost first."""
+    """For each statement line of a module: the ids of the blocks it sits in, innermost first; and
+    for each `.fit(`/`.evaluate(` call in a statement line: that line (its scope is the call's)."""
 
     def __init__(self) -> None:
         self.stack: list[int] = []
         self.enclosing: dict[int, tuple[int, ...]] = {}
+        self.line: cst.SimpleStatementLine | None = None
+        self.input_lines: dict[int, cst.SimpleStatementLine] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self.stack.append(id(node))
@@ -83,6 +86,15 @@ class _Blocks(cst.CSTVisitor):
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.enclosing[id(node)] = tuple(reversed(self.stack))
+        self.line = node
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
+        self.line = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if self.line is not None and isinstance(func, cst.Attribute) and func.attr.value in INPUT_METHODS:
+            self.input_lines[id(node)] = self.line
 
 
 def start(rewrite, module: cst.Module) -> dict:
@@ -91,7 +103,7 @@ def start(rewrite, module: cst.Module) -> dict:
     blocks = _Blocks()
     if "keras_to_tpu_model" in rewrite.source_text:
         module.visit(blocks)
-    return {"conversions": {}, "blocks": blocks.enclosing}
+    return {"conversions": {}, "blocks": blocks.enclosing, "input_lines": blocks.input_lines}
 
 
 def _key(node: cst.BaseExpression, names: Names) -> str | None:
@@ -356,7 +368,7 @@ class _InputRewrite(cst.CSTTransformer):
         if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith("restarted_each_epoch") \
                 and len(value.args) == 1:
             return value.with_changes(args=[value.args[0].with_changes(value=self._wrap(value.args[0].value, receiver))])
-        if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith("tpu_model_input"):
+        if _is_input_helper(value):
             return value
         self.changed = True
         return cst.Call(func=self.rewrite.spell(INPUT_HELPER),
@@ -365,20 +377,57 @@ class _InputRewrite(cst.CSTTransformer):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value in INPUT_METHODS
-                and dotted_name(func.value) in self.converted):
+        if not (isinstance(func, cst.Attribute) and dotted_name(func.value) in self.converted):
             return updated_node
-        wanted = set(INPUT_METHODS[func.attr.value])
-        positional = [arg for arg in updated_node.args if arg.keyword is None]
-        if len(positional) > 1 or any(arg.keyword is not None and arg.keyword.value == "y" for arg in updated_node.args):
-            wanted.discard("x")   # x with y: arrays (KerasTPUModel refused y with a dataset function)
-        args = []
-        for arg in updated_node.args:
-            name = arg.keyword.value if arg.keyword is not None else ("x" if arg is positional[0] and not arg.star else None)
-            if name in wanted and not isinstance(arg.value, (cst.Tuple, cst.List)):   # (x_val, y_val): arrays
-                arg = arg.with_changes(value=self._wrap(arg.value, func.value))
-            args.append(arg)
+        wanted = dataset_arguments(updated_node)
+        if not wanted:
+            return updated_node
+        args = [arg.with_changes(value=self._wrap(arg.value, func.value)) if index in wanted else arg
+                for index, arg in enumerate(updated_node.args)]
         return updated_node.with_changes(args=args)
+
+
+def dataset_arguments(call: cst.Call) -> set[int]:
+    """Indexes of the arguments of `X.fit(...)` / `X.evaluate(...)` that may be dataset functions
+    (x, validation_data); x given with y, and (x, y) tuples or lists, are arrays."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in INPUT_METHODS):
+        return set()
+    wanted = set(INPUT_METHODS[func.attr.value])
+    positional = [arg for arg in call.args if arg.keyword is None]
+    if len(positional) > 1 or any(arg.keyword is not None and arg.keyword.value == "y" for arg in call.args):
+        wanted.discard("x")   # x with y: arrays (KerasTPUModel refused y with a dataset function)
+    found = set()
+    for index, arg in enumerate(call.args):
+        name = arg.keyword.value if arg.keyword is not None else ("x" if arg is positional[0] and not arg.star else None)
+        if name in wanted and not isinstance(arg.value, (cst.Tuple, cst.List)):   # (x_val, y_val): arrays
+            found.add(index)
+    return found
+
+
+def _is_input_helper(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and (dotted_name(node.func) or "").endswith("tpu_model_input")
+
+
+def feeds_tpu_model_input(rewrite, original_node: cst.Call, call: cst.Call) -> bool:
+    """Whether the x of `call` (the original call `original_node` as other call rewrites left it)
+    is fed through INPUT_HELPER: by this codemod's statement rewrite (a converted model's
+    fit/evaluate given a dataset function) or already (its output, migrated again). Call rewrites
+    that would wrap the whole call, hiding `X.evaluate(` from the statement rewrite, which runs
+    after them, leave such a call."""
+    wrapped = dataset_arguments(call)
+    positional = [arg for arg in call.args if arg.keyword is None]
+    x = next((index for index, arg in enumerate(call.args)
+              if (arg.keyword is not None and arg.keyword.value == "x") or (positional and arg is positional[0])), None)
+    if x not in wrapped:
+        return False
+    if _is_input_helper(call.args[x].value):
+        return True
+    state = rewrite.state.get(NAME)
+    line = state["input_lines"].get(id(original_node)) if state and state["conversions"] else None
+    receiver = dotted_name(call.func.value)
+    scope = _scope_of(rewrite, line) if line is not None and receiver is not None else None
+    return scope is not None and (id(scope), receiver) in state["conversions"]
 
 
 def inputs_in_line(rewrite, original_node: cst.SimpleStatementLine,

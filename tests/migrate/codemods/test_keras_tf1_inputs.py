@@ -1,6 +1,11 @@
 """KerasTF1Inputs: predict / evaluate / *_on_batch(x, ...) of TF 1.x Keras files feed a 1-D x as TF 1.x did."""
 
+import textwrap
+
+import pytest
+
 from migrate.engine import migrate_text
+from migrate.keras_target import ENVIRONMENT
 from tests.migrate.codemods.support import assert_codemod, assert_unchanged
 
 NAME = "KerasTF1Inputs"
@@ -64,3 +69,40 @@ def test_files_written_against_tf2_keep_keras_meaning():
     source = ("import tensorflow as tf\nprint(tf.config.list_logical_devices('TPU'))\n"
               "model = tf.keras.Model()\nmodel.predict(x)\n")
     assert "predict_tf1" not in migrate_text(source, "tf2.py")[0]
+
+
+@pytest.mark.parametrize("keras", ["3", "2"])
+def test_a_tpu_models_dataset_function_is_left_to_the_keras_to_tpu_model_rewrite(keras, monkeypatch):
+    """training-data-analyst 07_Keras_Flowers_TPU_squeezenet (2019) shape, as
+    tests/migrate/programs/keras_tpu_dataset_function.py: `tpu_model.evaluate(get_validation_dataset,
+    ...)` on a keras_to_tpu_model model. KerasToTPUStrategy feeds that x through tpu_model_input in
+    its statement rewrite, which runs after the call rewrites: wrapped into evaluate_tf1 first, the
+    call was no `tpu_model.evaluate(` any more and Keras 3 got the function ("Unrecognized data
+    type"). Arrays given with y on the same model, and a model of another function, still get TF 1.x's
+    rank-1 inputs; migrating the output again leaves these calls as they are."""
+    monkeypatch.setenv(ENVIRONMENT, keras)
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+
+        def train(model, tpu, get_validation_dataset, x_test, y_test):
+          if tpu:
+            tpu_model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=tf.contrib.tpu.TPUDistributionStrategy(tpu))
+          if tpu:
+            loss = tpu_model.evaluate(get_validation_dataset, steps=2, verbose=0)
+            tpu_model.evaluate(x=get_validation_dataset, steps=2)
+            tpu_model.evaluate(x_test, y_test)
+          return tpu_model.predict(x_test)
+
+        def elsewhere(tpu_model, data):
+          return tpu_model.evaluate(data)
+        """)
+    once, _ = migrate_text(source, "a.py")
+    helper = "estimator_bridge.compat.keras_tpu.tpu_model_input(get_validation_dataset, tpu_model)"
+    assert f"loss = tpu_model.evaluate({helper}, steps=2, verbose=0)" in once
+    assert f"tpu_model.evaluate(x={helper}, steps=2)" in once
+    assert "keras_tf1_inputs.evaluate_tf1(tpu_model, x_test, y_test)" in once
+    assert "keras_tf1_inputs.predict_tf1(tpu_model, x_test)" in once
+    assert "keras_tf1_inputs.evaluate_tf1(tpu_model, data)" in once
+    calls = [line for line in once.splitlines() if "evaluate" in line or "predict" in line]
+    twice = migrate_text(once, "a.py")[0]
+    assert [line for line in twice.splitlines() if "evaluate" in line or "predict" in line] == calls
