@@ -41,10 +41,18 @@ with graph.as_default():
 '''
 
 
-def nudge_checkpoint(source: Path, target: Path, *, seed: int = 0) -> None:
-    """Write checkpoint prefix `target`: `source`'s variables, each nonzero float moved one ulp."""
+def nudge_checkpoint(source: Path, target: Path, *, seed: int = 0, timeout_s: float = 900) -> None:
+    """Write checkpoint prefix `target`: `source`'s variables, each nonzero float moved one ulp.
+
+    Any failure, a subprocess that outlives `timeout_s` included (TensorFlow's import alone takes
+    minutes on a loaded machine), is a RuntimeError, which the pipeline turns into a progress note
+    and an un-nudged start instead of a crashed verify.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
-    completed = subprocess.run([sys.executable, "-c", _NUDGE_PROGRAM, str(source), str(target), str(seed)],
-                               capture_output=True, text=True, timeout=300)
+    try:
+        completed = subprocess.run([sys.executable, "-c", _NUDGE_PROGRAM, str(source), str(target), str(seed)],
+                                   capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired as error:
+        raise RuntimeError(f"could not nudge checkpoint {source}: no answer within {timeout_s:g} s") from error
     if completed.returncode != 0:
         raise RuntimeError(f"could not nudge checkpoint {source}: {completed.stderr[-2000:]}")

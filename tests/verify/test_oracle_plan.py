@@ -75,3 +75,14 @@ def test_a_nudged_checkpoint_moves_every_nonzero_float_by_one_ulp_and_nothing_el
     ulps = np.abs(w.view(np.int32).astype(np.int64) - values["w"].view(np.int32).astype(np.int64))
     assert ulps.tolist() == [1, 1, 0, 1]
     assert moved.get_tensor("step") == 7
+
+
+def test_a_nudge_that_outlives_its_time_box_is_the_runtime_error_the_pipeline_handles(tmp_path):
+    """A nudge subprocess killed by its timeout crashed a whole verify on a loaded machine: the
+    pipeline catches RuntimeError (an un-nudged start, noted) but TimeoutExpired passed through."""
+    import pytest
+
+    from verify.nudge import nudge_checkpoint
+
+    with pytest.raises(RuntimeError, match="no answer within 0.01 s"):
+        nudge_checkpoint(tmp_path / "a" / "model.ckpt-0", tmp_path / "b" / "model.ckpt-0", timeout_s=0.01)
