@@ -29,6 +29,7 @@ from pathlib import Path
 from bench import cache_dirs
 from testbed.manifest import folder_of, mismatches
 from testbed.programs import BY_NAME, PROGRAMS, TestbedProgram
+from verify.escalation import ESCALATION_RUNS
 from verify.summary import markdown, summarise
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -51,10 +52,11 @@ def generate(generator: str, out: Path, sources: Path) -> Path:
 
 
 def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, report: Path,
-                reuse_oracle: bool = True) -> list[str]:
+                reuse_oracle: bool = True, escalate_runs: int = ESCALATION_RUNS) -> list[str]:
     root = sources / folder_of(program.repo, program.commit)
     argv = [sys.executable, "-m", "verify", str(root / program.script), "--work-dir", str(work), "--json",
-            str(report), "-q", *(["--reuse-oracle"] if reuse_oracle else [])]
+            str(report), "-q", *(["--reuse-oracle"] if reuse_oracle else []), "--escalate-runs",
+            str(escalate_runs)]
     for folder in program.python_path:
         argv += ["--path", str(root / folder)]
     if program.source_root is not None:
@@ -76,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", "-j", type=int, default=2, help="programs verified side by side (default 2)")
     parser.add_argument("--no-reuse-oracle", action="store_true",
                         help="run every oracle again (default: verify --reuse-oracle keeps them per program)")
+    parser.add_argument("--escalate-runs", type=int, default=ESCALATION_RUNS, metavar="N",
+                        help="verify --escalate-runs: more oracle runs for a side whose training phase failed "
+                             f"narrowly (default {ESCALATION_RUNS}; 0 = never)")
     parser.add_argument("names", nargs="*", help=f"programs (default: all of {sorted(BY_NAME)})")
     args = parser.parse_args(argv)
     args.sources = args.sources or cache_dirs.configured("ESTIMATOR_BRIDGE_TESTBED", "testbed", "sources")
@@ -109,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         pending.append((program, generate(program.generator, args.out,
                                           args.sources / folder_of(program.repo, program.commit))))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        running = {pool.submit(run_one, program, args.sources, data, args.out, not args.no_reuse_oracle): program
+        running = {pool.submit(run_one, program, args.sources, data, args.out, not args.no_reuse_oracle,
+                               args.escalate_runs): program
                    for program, data in pending}
         for done in concurrent.futures.as_completed(running):
             program, (program_rows, seconds) = running[done], done.result()
@@ -126,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(row["status"] == "PASS" for row in rows) else 1
 
 
-def run_one(program: TestbedProgram, sources: Path, data: Path, out: Path, reuse_oracle: bool):
+def run_one(program: TestbedProgram, sources: Path, data: Path, out: Path, reuse_oracle: bool,
+            escalate_runs: int = ESCALATION_RUNS):
     """verify one program into OUT/runs; (its table rows, seconds)."""
     import time
 
@@ -135,7 +142,7 @@ def run_one(program: TestbedProgram, sources: Path, data: Path, out: Path, reuse
     if work.exists():
         shutil.rmtree(work)
     report_path = out / "runs" / f"{program.name}.json"
-    completed = subprocess.run(verify_argv(program, sources, data, work, report_path, reuse_oracle),
+    completed = subprocess.run(verify_argv(program, sources, data, work, report_path, reuse_oracle, escalate_runs),
                                capture_output=True, text=True, cwd=out, env=_env())
     (out / "runs" / f"{program.name}.out").write_text(completed.stdout + completed.stderr)
     report = json.loads(report_path.read_text()) if report_path.exists() else None

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Sequence
 
 from verify import report
-from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options, Progress, VerifyResult, verify_program
+from verify.escalation import ESCALATION_RUNS, EscalationOptions, verify_program
+from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options, Progress, VerifyResult
 from verify.program import NotebookOverrides, Program
 from verify.sides import USER_SIDES
 
@@ -53,9 +54,11 @@ def verify(script: str | Path, args: Sequence[str], *, steps: int | None = None,
            rtol: float = DEFAULT_EXACT_RTOL, train_rtol: float = DEFAULT_TRAIN_RTOL, margin: float = 3.0,
            work_dir: str | Path | None = None, cwd: str | Path | None = None, timeout: float = 3600.0,
            provision: bool = True, extras: Sequence[str] = (), current_extras: Sequence[str] = (),
-           progress: Progress | None = None, notebook: NotebookOverrides | None = None) -> Verified:
+           progress: Progress | None = None, notebook: NotebookOverrides | None = None,
+           escalate_runs: int = ESCALATION_RUNS) -> Verified:
     """Verify `script` run with `args` (``{model_dir}`` required for a script, ``{steps}``
-    optional); a notebook's overrides in `notebook`; see docs/verify.md."""
+    optional); a notebook's overrides in `notebook`; `escalate_runs` more oracle runs for a
+    narrow FAIL (verify/escalation.py, 0 = never); see docs/verify.md."""
     program = Program(script=Path(script), args=tuple(args), steps=steps,
                       source_root=Path(source_root) if source_root else None,
                       python_path=tuple(Path(p).resolve() for p in python_path),
@@ -66,4 +69,4 @@ def verify(script: str | Path, args: Sequence[str], *, steps: int | None = None,
                       train_rtol=train_rtol, margin=margin, timeout=timeout, provision=provision,
                       work_dir=Path(work_dir) if work_dir else None, extras=tuple(extras),
                       current_extras=tuple(current_extras))
-    return Verified(verify_program(program, options, progress))
+    return Verified(verify_program(program, options, progress, EscalationOptions(runs=escalate_runs)))

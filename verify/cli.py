@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from verify.escalation import ESCALATION_RUNS
 from verify.oracle_recipes import RECIPES
 from verify.sides import USER_SIDES
 
@@ -69,6 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--oracle-runs", type=int, default=3, metavar="N",
                         help="oracle runs that measure its own spread: two identical runs end it, otherwise up "
                              "to N (default 3; 1 = no spread, every training number held to --train-rtol)")
+    parser.add_argument("--escalate-runs", type=int, default=ESCALATION_RUNS, metavar="N",
+                        help="when a side's training phase fails narrowly (an accuracy-like count ratio every "
+                             "oracle run repeats flipped while its evaluation's losses are within their "
+                             "allowance), N more oracle runs and that side judged again against all of them "
+                             f"(default {ESCALATION_RUNS}; 0 = never)")
     parser.add_argument("--exact-args", metavar="'ARGS'",
                         help="program arguments of the exact phase (quoted, shell syntax; default: the same as "
                              "training, which works for programs that train to max_steps)")
@@ -182,8 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.console import Console
 
     from verify import oracles, report, report_html
+    from verify.escalation import EscalationOptions, verify_program
     from verify.oracle_choice import NoTensorFlow
-    from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options, verify_program
+    from verify.pipeline import DEFAULT_EXACT_RTOL, DEFAULT_TRAIN_RTOL, Options
     from verify.program import BadProgram, Program
 
     own, program_args = split_program_args(list(sys.argv[1:] if argv is None else argv))
@@ -195,6 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = Console(stderr=True)
     if args.oracle_runs < 1:
         _error("--oracle-runs must be at least 1")
+        return EXIT_ERROR
+    if args.escalate_runs < 0:
+        _error("--escalate-runs must be 0 (never escalate) or more")
         return EXIT_ERROR
     if args.migrated is not None and args.side == "runner":
         _error("--migrated is used by the migrated side; --side runner does not run it (use --side migrated "
@@ -224,7 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.print("note: --oracle-runs 1 measures no spread: a non-deterministic program will fail the training "
                   "phase on its own noise")
     try:
-        result = verify_program(program, options, ConsoleProgress(err, args.quiet))
+        result = verify_program(program, options, ConsoleProgress(err, args.quiet),
+                                EscalationOptions(runs=args.escalate_runs))
     except (BadProgram, NoTensorFlow, FileExistsError, ValueError) as error:
         _error(str(error))
         return EXIT_ERROR

@@ -80,6 +80,14 @@ def summary(oracle_runs: list[dict]) -> dict | None:
             "seconds": round(sum(run.get("seconds", 0.0) for run in added), 1)}
 
 
+def summary_line(escalated: dict | None) -> str:
+    """verify.json's `escalation` in words for the table's title and the HTML report ('' for None)."""
+    if not escalated:
+        return ""
+    return (f"escalated: a side failed narrowly against {escalated['runs_before']} oracle runs, "
+            f"{escalated['runs_added']} more run(s) in {escalated['seconds']:.0f} s")
+
+
 def repeated_count_ratio(number: Judged, oracle_flat: list[dict]) -> bool:
     """An accuracy-like number outside: a count ratio (lattice k/n with the side's value) all oracle runs repeat."""
     if number.verdict != OUTSIDE or number.where.split(".", 1)[0] not in discrete.SECTIONS:

@@ -8,6 +8,8 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
+from verify.escalation import summary as escalation_summary
+from verify.escalation import summary_line as escalation_line
 from verify.judge import Judgement, first_divergence, series_of, worst_variables
 from verify.pipeline import Phase, SideResult, VerifyResult
 
@@ -47,6 +49,9 @@ def render(result: VerifyResult) -> Table:
     program = result.program
     title = (f"verify {program.script.name}: oracle {result.oracle} (TF {result.tensorflow or '?'}; "
              f"{result.oracle_reason})")
+    escalated = escalation_line(escalation_summary(result.oracle_runs))
+    if escalated:
+        title += f"; {escalated}"
     table = Table(title=title, show_lines=True)
     for header in ("side", "phase", "verdict", "numbers compared", "largest difference (where)",
                    "oracle spread", "held to"):
@@ -194,6 +199,7 @@ def as_json(result: VerifyResult) -> dict:
         "oracle_global_step_race": result.oracle_global_step_race,
         "oracle_race_ordered": result.oracle_race_ordered,
         "oracle_exact_deterministic": result.oracle_exact_deterministic,
+        "escalation": escalation_summary(result.oracle_runs),
         "work_dir": result.work_dir, "exit_code": result.exit_code,
         "error": result.error, "sides": [_side_json(side) for side in result.sides],
         "diagnosis": diagnosis(result),

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verify.compare import flatten_numbers
+from verify.escalation import summary_line as escalation_line
 
 WIDTH, HEIGHT, PAD = 560, 220, 44
 ORACLE_COLOUR, BAND_COLOUR = "#444444", "#c8c8c8"
@@ -229,6 +230,9 @@ def render_html(document: dict, runs: Runs, findings: str = "") -> str:
     title = f"verify {Path(program.get('script', '?')).name}"
     oracle = (f"oracle {document.get('oracle')} (TF {document.get('tensorflow') or '?'}; "
               f"{document.get('oracle_reason', '')}), {len(document.get('oracle_runs', []))} run(s)")
+    escalated = escalation_line(document.get("escalation"))
+    if escalated:
+        oracle += f" ({escalated})"
     body = [f"<h1>{_e(title)}: {_e(verdict)} (exit {document.get('exit_code')})</h1>",
             f"<p>{_e(program.get('script', ''))} {_e(' '.join(program.get('args', [])))}<br>{_e(oracle)}</p>",
             "<h2>Verdicts</h2>", _verdicts(document),

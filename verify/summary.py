@@ -44,6 +44,8 @@ def summarise_phase(phase: dict) -> str:
         text += (f"; oracle against itself: {calibration['oracle_outside']} of {counts} outside, worst ratio "
                  f"{calibration['oracle_ratio']:.2g}; this side: {calibration['side_outside']} of {counts}, worst ratio "
                  f"{calibration['side_ratio']:.2g}")
+    if any(note.startswith("escalated:") for note in phase.get("notes", [])):
+        text += f"; escalated: judged against {phase.get('oracle_runs')} oracle runs"
     key = key_numbers(phase)
     return f"{text}; {key}" if key else text
 
