@@ -6,11 +6,20 @@ packages added to it and verify's own in-oracle code -- not on the sides. The te
 (`make testbed`) verifies each program again after every change to the bridge: with this cache a
 rerun runs the sides only.
 
-Key: sha256 of the program's files (every file under its source root and its --path folders,
-by path and content), its arguments, steps, overrides, the oracle, --with packages, the number of
-oracle runs, the exact phase's arguments, and the files of verify that run inside the oracle.
-Data files the arguments name are NOT part of the key: a program whose data changed must be
-verified without --reuse-oracle (the test bed's data are generated, the same on every run).
+Key: sha256 of what decides the oracle runs' results, and nothing else: the program's files
+(every file under its source root and its --path folders, by path and content), its arguments,
+steps and overrides, the oracle's name and recipe fingerprint (verify/oracles.py: its Python,
+TensorFlow and pins), --with packages, the run plan (the number of oracle runs, how each spread
+run is started: verify/oracle_plan.py for this machine's CPUs, the exact phase and its
+arguments) and RUNS_VERSION. The rest of verify's source is not part of the key: a change to
+the judge, the report or the sides keeps the kept runs. RUNS_VERSION stands for the code that
+runs in or for the oracle (IN_ORACLE: the harvest's format and values, the wrappers the program
+runs under, the nudge) and for the kept state's format: bump it when a change there alters what
+an oracle run produces or what is kept (tests/verify/test_oracle_cache.py holds a digest of
+IN_ORACLE that fails until the change is acknowledged). Data files the arguments name are NOT
+part of the key: a program whose data changed must be verified without --reuse-oracle (the test
+bed's data are generated, the same on every run).
+
 What is kept: the work folder's `oracle/` and `start_state/` folders and the oracle's part of
 the result (oracle_state.json). Only a verify whose oracle runs all succeeded is kept.
 """
@@ -23,12 +32,16 @@ import os
 import shutil
 from pathlib import Path
 
-from verify import oracles
+from verify import oracle_plan, oracles
+from verify.oracle_recipes import RECIPES
 
 VERIFY = Path(__file__).resolve().parent
-# verify's code that runs inside the oracle or decides what its runs are
-IN_ORACLE = ("harvest.py", "race_order.py", "global_step_race.py", "oracle_plan.py", "notebook_script.py",
-             "keras_record.py", "pipeline.py")
+# What oracle runs produce and what is kept of them: bump when a change alters either (the
+# harvest's format or values, the wrappers IN_ORACLE, the nudge, pipeline.Runner._oracle_state).
+RUNS_VERSION = 2
+# verify's code that runs inside the oracle or on its runs' results; RUNS_VERSION stands for it
+IN_ORACLE = ("harvest.py", "race_order.py", "global_step_race.py", "notebook_script.py", "keras_record.py",
+             "nudge.py")
 STATE = "oracle_state.json"
 FOLDERS = ("oracle", "start_state")
 MAX_FILE_BYTES = 50_000_000
@@ -48,6 +61,23 @@ def _files(folder: Path):
             yield Path(root) / name
 
 
+def in_oracle_digest() -> str:
+    """sha256 of IN_ORACLE's files: what RUNS_VERSION stands for (pinned in the tests, see RUNS_VERSION)."""
+    digest = hashlib.sha256()
+    for name in IN_ORACLE:
+        digest.update(name.encode() + b"\0" + (VERIFY / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def run_plan(options, cpus: int | None = None) -> list[dict]:
+    """How each oracle run is started (oracle_plan.spread_run for every case it distinguishes)."""
+    return [{"index": index, "alternate_onednn": alternate, "from_checkpoint": from_checkpoint,
+             **oracle_plan.spread_run(index, alternate_onednn=alternate, cpus=cpus,
+                                      from_checkpoint=from_checkpoint).as_json()}
+            for index in range(2, options.oracle_runs + 1) for alternate in (False, True)
+            for from_checkpoint in (False, True)]
+
+
 def key(program, options, oracle: str) -> str:
     """The cache key of one program's oracle runs (see the module docstring)."""
     digest = hashlib.sha256()
@@ -56,16 +86,16 @@ def key(program, options, oracle: str) -> str:
         for part in parts:
             digest.update(str(part).encode() + b"\0")
 
-    add("oracle-runs v1", oracle, program.steps, *program.args, options.oracle_runs, options.exact,
-        options.exact_args, *options.extras)
+    recipe = RECIPES.get(oracle)
+    add(f"oracle-runs v{RUNS_VERSION}", oracle, oracles.fingerprint(recipe) if recipe else "-", program.steps,
+        *program.args, options.oracle_runs, options.exact, options.exact_args, *options.extras)
+    add(json.dumps(run_plan(options), sort_keys=True))
     add(json.dumps(program.notebook.as_json() if program.notebook else None, sort_keys=True))
     for folder in (program.root, *program.python_path, program.script):
         for path in _files(Path(folder)):
             if path.stat().st_size <= MAX_FILE_BYTES:
                 add(path.relative_to(folder) if path != folder else path.name)
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
-    for name in IN_ORACLE:
-        digest.update(hashlib.sha256((VERIFY / name).read_bytes()).digest())
     return digest.hexdigest()[:32]
 
 

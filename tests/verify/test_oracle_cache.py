@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from verify import oracle_cache
+from verify import oracle_cache, oracle_plan, oracles
 from verify.pipeline import Options
 from verify.program import NotebookOverrides, Program
 
@@ -52,3 +55,62 @@ def test_a_kept_oracle_comes_back_into_a_new_work_folder(cache):
     assert oracle_cache.restore("k", again) == {"oracle_runs": [{"model_dir": "run1"}]}
     assert (again / "oracle" / "run1.harvest.json").exists() and (again / "start_state" / "model.ckpt-0.index").exists()
     assert not (again / "runner").exists()
+
+
+# RUNS_VERSION -> in_oracle_digest() of the code it stands for. A change to IN_ORACLE's files fails
+# this table: if the change alters what an oracle run produces (the harvest's format or values,
+# the wrappers the program runs under, the nudge), bump RUNS_VERSION; either way record the digest.
+IN_ORACLE_DIGESTS = {2: "fe96f4a7e5ecd87f"}
+
+
+def test_the_code_that_runs_in_the_oracle_changes_only_with_runs_version():
+    assert IN_ORACLE_DIGESTS.get(oracle_cache.RUNS_VERSION) == oracle_cache.in_oracle_digest(), (
+        "verify's in-oracle code changed (oracle_cache.IN_ORACLE): bump oracle_cache.RUNS_VERSION if oracle runs "
+        "now produce something else, and record the new digest in IN_ORACLE_DIGESTS")
+
+
+def test_a_change_to_verify_that_does_not_touch_oracle_runs_keeps_the_key(cache):
+    """The test bed's reruns drew new oracle runs after any change to verify/: the key hashed
+    pipeline.py (and the in-oracle modules). Here the judge, the pipeline and the report of a copy
+    of verify are edited, and the copy computes the same key."""
+    program = program_in(cache / "src", "--train_steps=3")
+    copy = cache / "edited"
+    shutil.copytree(oracle_cache.VERIFY, copy / "verify", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pipeline.py", "judge.py", "report.py", "calibration.py", "escalation.py"):
+        with open(copy / "verify" / name, "a") as edited:
+            edited.write("\n# an unrelated change\n")
+    code = ("import sys; from pathlib import Path; from verify import oracle_cache; from verify.pipeline import Options; "
+            "from verify.program import Program; assert oracle_cache.__file__.startswith(sys.argv[1]); "
+            "print(oracle_cache.key(Program(script=Path(sys.argv[2]), args=('--model_dir={model_dir}', "
+            "'--train_steps=3')), Options(), 'tf115'))")
+    repo = oracle_cache.VERIFY.parent
+    completed = subprocess.run([sys.executable, "-c", code, str(copy), str(program.script)], capture_output=True,
+                               text=True, timeout=300, cwd=copy, env={"PYTHONPATH": f"{copy}:{repo}", "PATH": "/usr/bin:/bin",
+                                                            "XDG_CACHE_HOME": str(cache / "cache")})
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == oracle_cache.key(program, Options(), "tf115")
+
+
+def test_what_decides_an_oracle_run_changes_the_key(cache, monkeypatch):
+    program = program_in(cache / "src", "--train_steps=3")
+    first = oracle_cache.key(program, Options(), "tf115")
+    assert oracle_cache.key(program_in(cache / "src", "--train_steps=4"), Options(), "tf115") != first  # a flag
+    assert oracle_cache.key(program, Options(oracle_runs=4), "tf115") != first  # the plan: one more run
+    assert oracle_cache.key(program, Options(exact_args=("--do_eval",)), "tf115") != first
+    program.script.write_text("print(2)\n")  # the program
+    assert oracle_cache.key(program, Options(), "tf115") != first
+    program.script.write_text("print(1)\n")
+    assert oracle_cache.key(program, Options(), "tf115") == first
+    monkeypatch.setattr(oracle_cache, "RUNS_VERSION", oracle_cache.RUNS_VERSION + 1)  # the harvest's format
+    assert oracle_cache.key(program, Options(), "tf115") != first
+    monkeypatch.undo()
+    monkeypatch.setattr(oracles, "fingerprint", lambda recipe: "another recipe")  # the oracle's pins
+    assert oracle_cache.key(program, Options(), "tf115") != first
+    monkeypatch.undo()
+    monkeypatch.setattr(oracle_plan, "available_cpus", lambda: 64)  # spread runs with other thread counts
+    assert oracle_cache.key(program, Options(), "tf115") != first
+    monkeypatch.undo()
+    assert oracle_cache.key(program, Options(), "tf115") == first
+    # what only the sides see
+    assert oracle_cache.key(program, Options(sides=("runner",), rtol=1e-3, train_rtol=1e-3, margin=5.0,
+                                             timeout=10.0, current_extras=("pyyaml",)), "tf115") == first
