@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verify import calibration, discrete, oracle_plan, oracles
+from verify import calibration, discrete, oracle_cache, oracle_plan, oracles
 from verify.compare import flatten_numbers
 from verify.judge import OUTSIDE, Judged, Judgement, series_of
 from verify.pipeline import (CKPT0, Phase, Runner, Silent, VerifyResult, drop_unstable_outputs, harvest_file,
@@ -72,20 +72,23 @@ class Escalation:
 
 
 def summary(oracle_runs: list[dict]) -> dict | None:
-    """verify.json's `escalation`: the oracle runs escalation added and their time, None when it did not run."""
+    """verify.json's `escalation`: the oracle runs escalation added, those of them an earlier verify
+    kept (--reuse-oracle), and the time of the others; None when it did not run."""
     added = [run for run in oracle_runs if run.get("escalation")]
     if not added:
         return None
     return {"runs_before": len(oracle_runs) - len(added), "runs_added": len(added),
-            "seconds": round(sum(run.get("seconds", 0.0) for run in added), 1)}
+            "runs_kept": sum(1 for run in added if run.get("kept")),
+            "seconds": round(sum(run.get("seconds", 0.0) for run in added if not run.get("kept")), 1)}
 
 
 def summary_line(escalated: dict | None) -> str:
     """verify.json's `escalation` in words for the table's title and the HTML report ('' for None)."""
     if not escalated:
         return ""
+    kept = f", {escalated['runs_kept']} of them kept by an earlier verify" if escalated.get("runs_kept") else ""
     return (f"escalated: a side failed narrowly against {escalated['runs_before']} oracle runs, "
-            f"{escalated['runs_added']} more run(s) in {escalated['seconds']:.0f} s")
+            f"{escalated['runs_added']} more run(s){kept} in {escalated['seconds']:.0f} s")
 
 
 def repeated_count_ratio(number: Judged, oracle_flat: list[dict]) -> bool:
@@ -211,16 +214,28 @@ def escalate(runner: Runner, result: VerifyResult, options: EscalationOptions = 
 
 
 def _more_runs(runner: Runner, result: VerifyResult, options: EscalationOptions, escalation: Escalation) -> list[dict]:
-    """Oracle runs N+1.. (as oracle_plan plans spread runs), within the time box; their harvests."""
+    """Oracle runs N+1.. (as oracle_plan plans spread runs), within the time box; their harvests.
+
+    With --reuse-oracle the runs an earlier escalation of the same program kept come first
+    (oracle_cache.py), and the runs made now are kept for the next."""
     python = str(oracles.ensure(result.oracle, provision=False))
     folder, start = runner.work / "oracle", runner.work / "start_state"
     start_files = sorted(path for path in start.glob(f"{CKPT0}.*")) if start.exists() else []
     alternate = oracle_has_onednn(result.tensorflow)
+    cache_key = oracle_cache.key(runner.program, runner.options, result.oracle) if runner.options.reuse_oracle else None
+    kept = oracle_cache.kept_escalation_runs(cache_key) if cache_key else []
     runner.progress.note(f"a side failed narrowly: up to {options.runs} more oracle runs ("
                          + "; ".join(f"{side}: {why}" for side, why in escalation.reasons.items()) + ")")
     started, more = time.perf_counter(), []
     first = escalation.runs_before + 1
     for index in range(first, first + options.runs):
+        entry = next((e for e in kept if e["model_dir"] == f"run{index}"), None)
+        if entry is not None:
+            oracle_cache.restore_escalation_run(cache_key, entry, folder)
+            more.append(json.loads(harvest_file(folder / entry["model_dir"]).read_text()))
+            result.oracle_runs.append({**entry, "model_dir": str(folder / entry["model_dir"]), "kept": True})
+            runner.progress.note(f"oracle {result.oracle} run {index} (escalation): kept by an earlier verify, reused")
+            continue
         if time.perf_counter() - started > options.seconds:
             runner.progress.note(f"escalation stopped after {len(more)} run(s): {options.seconds:.0f} s used")
             break
@@ -237,8 +252,11 @@ def _more_runs(runner: Runner, result: VerifyResult, options: EscalationOptions,
         except Exception as error:  # the oracle ran this program 3 times; a run that breaks now ends escalation
             runner.progress.note(f"escalation stopped: oracle run {index} failed ({str(error).splitlines()[0]})")
             break
-        result.oracle_runs.append({"model_dir": str(model_dir), **how.as_json(), "escalation": True,
-                                   "seconds": round(time.perf_counter() - run_started, 1)})
+        entry = {"model_dir": model_dir.name, **how.as_json(), "escalation": True,
+                 "seconds": round(time.perf_counter() - run_started, 1)}
+        result.oracle_runs.append({**entry, "model_dir": str(model_dir)})
+        if cache_key:
+            oracle_cache.store_escalation_run(cache_key, folder, entry)
     escalation.runs_added, escalation.seconds = len(more), time.perf_counter() - started
     return more
 

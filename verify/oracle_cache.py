@@ -21,7 +21,10 @@ part of the key: a program whose data changed must be verified without --reuse-o
 bed's data are generated, the same on every run).
 
 What is kept: the work folder's `oracle/` and `start_state/` folders and the oracle's part of
-the result (oracle_state.json). Only a verify whose oracle runs all succeeded is kept.
+the result (oracle_state.json). Only a verify whose oracle runs all succeeded is kept. Oracle
+runs escalation adds (verify/escalation.py) are kept under the same key as they are made
+(`escalation/`: each run's folder, harvest and its entry), and a later escalation of the same
+program takes them first, in order, before it runs more.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ RUNS_VERSION = 2
 IN_ORACLE = ("harvest.py", "race_order.py", "global_step_race.py", "notebook_script.py", "keras_record.py",
              "nudge.py")
 STATE = "oracle_state.json"
+ESCALATION, ESCALATION_STATE = "escalation", "escalation.json"
 FOLDERS = ("oracle", "start_state")
 MAX_FILE_BYTES = 50_000_000
 
@@ -126,3 +130,36 @@ def restore(cache_key: str, work: Path) -> dict | None:
         if (source / name).exists():
             shutil.copytree(source / name, work / name)
     return json.loads((source / STATE).read_text())
+
+
+def kept_escalation_runs(cache_key: str) -> list[dict]:
+    """The escalation runs kept under the key, in the order they were made (their verify.json entries)."""
+    state = cache_folder() / cache_key / ESCALATION / ESCALATION_STATE
+    return json.loads(state.read_text()) if state.exists() else []
+
+
+def restore_escalation_run(cache_key: str, entry: dict, folder: Path) -> None:
+    """Copy one kept escalation run (its model_dir and harvest, named by `entry`) into `folder`."""
+    source = cache_folder() / cache_key / ESCALATION
+    name = entry["model_dir"]
+    shutil.copytree(source / name, folder / name)
+    shutil.copyfile(source / f"{name}.harvest.json", folder / f"{name}.harvest.json")
+
+
+def store_escalation_run(cache_key: str, folder: Path, entry: dict) -> None:
+    """Keep one escalation run made in `folder` after those kept before (only under a key whose
+    oracle runs are kept: the runs before it must be the same)."""
+    root = cache_folder() / cache_key
+    if not (root / STATE).exists():
+        return
+    target = root / ESCALATION
+    target.mkdir(exist_ok=True)
+    name = entry["model_dir"]
+    if (target / name).exists():
+        return
+    shutil.copytree(folder / name, target / name)
+    shutil.copyfile(folder / f"{name}.harvest.json", target / f"{name}.harvest.json")
+    entries = [*kept_escalation_runs(cache_key), entry]
+    partial = target / f"{ESCALATION_STATE}.partial-{os.getpid()}"
+    partial.write_text(json.dumps(entries))
+    partial.replace(target / ESCALATION_STATE)

@@ -106,7 +106,13 @@ def test_the_summary_counts_the_added_runs_and_their_time():
     added = escalation.summary([{"model_dir": "run1"}, {"model_dir": "run2"}, {"model_dir": "run3"},
                                 {"model_dir": "run4", "escalation": True, "seconds": 40.5},
                                 {"model_dir": "run5", "escalation": True, "seconds": 39.5}])
-    assert added == {"runs_before": 3, "runs_added": 2, "seconds": 80.0}
+    assert added == {"runs_before": 3, "runs_added": 2, "runs_kept": 0, "seconds": 80.0}
+    kept = escalation.summary([{"model_dir": "run1"}, {"model_dir": "run2"}, {"model_dir": "run3"},
+                               {"model_dir": "run4", "escalation": True, "seconds": 40.5, "kept": True},
+                               {"model_dir": "run5", "escalation": True, "seconds": 39.5}])
+    assert kept == {"runs_before": 3, "runs_added": 2, "runs_kept": 1, "seconds": 39.5}
+    assert escalation.summary_line(kept) == ("escalated: a side failed narrowly against 3 oracle runs, 2 more run(s), "
+                                             "1 of them kept by an earlier verify in 40 s")
 
 
 def test_the_note_says_why_how_many_runs_and_the_verdict():

@@ -95,7 +95,7 @@ def escalated_result(tmp_path) -> VerifyResult:
 def test_an_escalated_verify_says_so_in_the_table_json_and_html(tmp_path):
     result = escalated_result(tmp_path)
     document = as_json(result)
-    assert document["escalation"] == {"runs_before": 3, "runs_added": 2, "seconds": 60.0}
+    assert document["escalation"] == {"runs_before": 3, "runs_added": 2, "runs_kept": 0, "seconds": 60.0}
     words = "escalated: a side failed narrowly against 3 oracle runs, 2 more run(s) in 60 s"
     assert words in render(result).title
     assert words in render_html(document, Runs())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -114,3 +115,58 @@ def test_what_decides_an_oracle_run_changes_the_key(cache, monkeypatch):
     # what only the sides see
     assert oracle_cache.key(program, Options(sides=("runner",), rtol=1e-3, train_rtol=1e-3, margin=5.0,
                                              timeout=10.0, current_extras=("pyyaml",)), "tf115") == first
+
+
+class FakeRunner:
+    """What escalation._more_runs uses of pipeline.Runner; each oracle run writes a harvest naming it."""
+
+    def __init__(self, work: Path, reuse: bool):
+        from verify.pipeline import Silent
+        self.work, self.progress, self.oracle_path = work, Silent(), ()
+        self.program = program_in(work.parent / "src", "--train_steps=3")
+        self.options = Options(reuse_oracle=reuse)
+        self.ran: list[str] = []
+        (work / "oracle").mkdir(parents=True)
+
+    def _nudged(self, start_files, seed, folder):
+        return start_files
+
+    def _oracle_command(self, python):
+        return [python]
+
+    def run(self, label, command, python, model_dir, args, **how):
+        self.ran.append(model_dir.name)
+        harvest = {"scalars": {"loss": {"1": float(len(self.ran))}}, "made_in": str(self.work)}
+        (model_dir.parent / f"{model_dir.name}.harvest.json").write_text(json.dumps(harvest))
+        return harvest
+
+
+def escalate_into(work: Path, reuse: bool, runs: int = 3):
+    from verify import escalation
+    from verify.pipeline import VerifyResult
+    runner = FakeRunner(work, reuse)
+    result = VerifyResult(program=runner.program, oracle="tf115", oracle_reason="", tensorflow="1.15.5",
+                          oracle_runs=[{"model_dir": str(work / "oracle" / f"run{i}")} for i in (1, 2, 3)])
+    record = escalation.Escalation(reasons={"migrated": "..."}, runs_before=3)
+    harvests = escalation._more_runs(runner, result, escalation.EscalationOptions(runs=runs), record)
+    return runner, result, harvests
+
+
+def test_escalation_runs_are_kept_with_the_oracle_runs_and_reused_in_order(cache, monkeypatch):
+    monkeypatch.setattr(oracles, "ensure", lambda name, provision=True: Path(sys.executable))
+    first, result, harvests = escalate_into(cache / "work1", reuse=True, runs=2)
+    key = oracle_cache.key(first.program, first.options, "tf115")
+    assert first.ran == ["run4", "run5"] and oracle_cache.kept_escalation_runs(key) == []  # its oracle runs not kept
+    oracle_cache.store(key, cache / "work1", {"oracle_runs": []})  # the first verify kept its oracle runs
+    second, result, harvests = escalate_into(cache / "work2", reuse=True, runs=2)
+    assert second.ran == ["run4", "run5"]
+    assert [entry["model_dir"] for entry in oracle_cache.kept_escalation_runs(key)] == ["run4", "run5"]
+    third, result, harvests = escalate_into(cache / "work3", reuse=True, runs=3)
+    assert third.ran == ["run6"]  # run4 and run5 kept, run6 made and kept
+    assert [h["made_in"] for h in harvests] == [str(cache / "work2")] * 2 + [str(cache / "work3")]
+    assert (cache / "work3" / "oracle" / "run4.harvest.json").exists() and (cache / "work3" / "oracle" / "run4").is_dir()
+    assert [run.get("kept", False) for run in result.oracle_runs[3:]] == [True, True, False]
+    assert [run["model_dir"] for run in result.oracle_runs[3:]] == [str(cache / "work3" / "oracle" / f"run{i}")
+                                                                     for i in (4, 5, 6)]
+    fresh, result, harvests = escalate_into(cache / "work4", reuse=False, runs=2)
+    assert fresh.ran == ["run4", "run5"]  # without --reuse-oracle nothing kept is used
