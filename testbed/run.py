@@ -1,6 +1,6 @@
 """Run `verify` on every test-bed program and write the results table (`make testbed`).
 
-    python -m testbed.run [--sources DIR] [--out DIR] [--jobs N] [--no-reuse-oracle] [NAME ...]
+    python -m testbed.run [--sources DIR] [--out DIR] [--jobs N] [--no-reuse-oracle] [--escalate-runs N] [NAME ...]
 
 DIR (default $ESTIMATOR_BRIDGE_TESTBED, else ~/.cache/estimator-bridge/testbed/sources) holds the fetched programs as DIR/<owner>+<repo>+<commit[:8]>/<path> (python -m testbed.materialise);
 each is checked against manifest.json, its inputs are generated under OUT/data, and verify runs
@@ -11,7 +11,8 @@ verify's diagnosis, or the named limitation (finding code) that kept a phase fro
 Speed (the whole bed within an hour on 2 cores): --jobs programs run side by side (default 2:
 most of a tiny run is interpreter start-up, imports and graph building on one core), and verify
 keeps each program's oracle runs (--reuse-oracle, verify/oracle_cache.py), so a rerun after a
-change to the bridge runs only the current-TF sides.
+change to the bridge (or to verify's judge) runs only the current-TF sides. A side whose training
+phase fails narrowly gets --escalate-runs more oracle runs (verify/escalation.py), kept too.
 """
 
 from __future__ import annotations
