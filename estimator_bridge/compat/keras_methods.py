@@ -168,11 +168,12 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
     """`model.fit(...)` of a TF 1.x program on numpy arrays, with TF 1.x's batches.
 
     For numpy inputs on a model built outside any strategy (TF 1.x's Keras, graph mode):
-    - `steps_per_epoch` without `batch_size`: TF 1.x fed the *whole* arrays at every one of the
-      N steps; TF 2.x's Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) instead,
-      so every step and every loss changes (`fit(train_x.values, train_y.values, steps_per_epoch=5,
-      epochs=50)`). Without `validation_split` and `sample_weight` this fits on
-      `Dataset.from_tensors((x, y)).repeat()` (the full arrays, N times per epoch).
+    - `steps_per_epoch`: TF 1.x fed the *whole* arrays at every one of the N steps, a `batch_size`
+      too; TF 2.x's Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) (or of
+      `batch_size`, running out when they are fewer than N) instead, so every step and every loss
+      changes (`fit(train_x.values, train_y.values, steps_per_epoch=5, epochs=50)`). Without
+      `validation_split` and `sample_weight` this fits on `Dataset.from_tensors((x, y)).repeat()`
+      (the full arrays, N times per epoch).
     - `x` and `y` with `shuffle` left True: TF 1.x drew each epoch's order with numpy's global
       generator, Keras 3 and tf-keras with TensorFlow's; this fits on keras_tf1_shuffle's batches
       (`validation_split` taken off the end first, as TF 1.x did; no `class_weight`).
@@ -195,13 +196,24 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
 
 
 def _fit_full_arrays(model, x, y, batch_size, named):
+    """TF 1.x's steps mode on arrays: the full arrays at every step, whatever `batch_size` says.
+
+    TF 1.15's loop fed the whole arrays to each of the `steps_per_epoch` steps and used `batch_size`
+    only for validation arrays without `validation_steps`: shuffled batches of that size, one numpy
+    draw per epoch (as in keras_tf1_shuffle). Without a batch size there TF 1.x itself failed; such
+    validation data is left to Keras.
+    """
     import tensorflow as tf
 
-    if (batch_size is None and named.get("steps_per_epoch") and not named.get("validation_split")
-            and named.get("sample_weight") is None):
-        data = tf.data.Dataset.from_tensors(x if y is None else (x, y)).repeat()
-        return model.fit(data, **named)
-    return None
+    from estimator_bridge.compat import keras_tf1_shuffle as tf1
+
+    if not named.get("steps_per_epoch") or named.get("validation_split") or named.get("sample_weight") is not None:
+        return None
+    validation = _validation_arrays(named.get("validation_data"))
+    if validation is not None and batch_size is not None and named.get("validation_steps") is None:
+        named["validation_data"] = tf1.batches(model, *validation, batch_size)
+    data = tf.data.Dataset.from_tensors(x if y is None else (x, y)).repeat()
+    return model.fit(data, **named)
 
 
 def _validation_arrays(validation_data):

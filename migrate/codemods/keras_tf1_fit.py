@@ -1,7 +1,8 @@
 """In TF 1.x files, `model.fit(x, y, ...)` on arrays keeps TF 1.x's batches.
 
-- `fit(x, y, steps_per_epoch=N)` without a batch size: TF 1.x's Keras fed the whole arrays at each
-  of the N steps; TF 2.x's Keras and Keras 3 cut them into N batches, so every loss differs.
+- `fit(x, y, steps_per_epoch=N)`, with a batch size or not: TF 1.x's Keras fed the whole arrays at
+  each of the N steps (a batch size only batched the validation arrays); TF 2.x's Keras and Keras 3
+  cut them into batches, so every loss differs.
 - `fit(x, y, ...)` with `shuffle` not False: TF 1.x's Keras drew each epoch's order with numpy's
   global generator (a program that seeds numpy trained on the same batches every run); Keras 3 and
   tf-keras in TF 2 mode shuffle with TensorFlow's, so the batches differ from the first step.
@@ -37,8 +38,8 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
     if any(arg.star for arg in call.args):
         return False
     if "steps_per_epoch" in keywords:
-        # x and y given positionally (arrays; a dataset or generator comes alone), no batch size
-        return len(positional) == 2 and "batch_size" not in keywords
+        # x and y given positionally (arrays; a dataset or generator comes alone), a batch size or not
+        return len(positional) in (2, 3)
     # x and y given (arrays: a dataset or generator comes alone), TF 1.x's shuffle not turned off
     with_y = len(positional) >= 2 or (len(positional) == 1 and "y" in keywords) or {"x", "y"} <= set(keywords)
     shuffle = keywords.get("shuffle", positional[8].value if len(positional) > 8 else None)
@@ -58,7 +59,7 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
 CODEMOD = Codemod(
     name="KerasTF1Fit",
     description="In TF1 files, fit(x, y, ...) on arrays gets TF 1.x's batches: the full arrays each step with "
-                "steps_per_epoch and no batch_size, each epoch's order from numpy's generator when shuffled.",
+                "steps_per_epoch, each epoch's order from numpy's generator when shuffled.",
     order=13,   # before KerasRemovedMethods (14), whose validation wrap of the same call is applied here
     leave_call=leave_call,
     text_trigger=lambda text: _FIT_CALL.search(text) is not None,

@@ -7,9 +7,11 @@ NAME = "KerasTF1Fit"
 
 def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper():
     """tensorflow/tpu @ 3affd15 tools/colab/classification_iris_data_with_keras.ipynb (TF 1.14):
-    TF 1.x fed the full arrays at each step, Keras 3 cuts them into batches. A dataset or generator
-    (one positional argument), a batch size (keyword or third positional) and a TensorFlow module's
-    own fit are left alone."""
+    TF 1.x fed the full arrays at each step, Keras 3 cuts them into batches. A batch size (keyword or
+    third positional) changed nothing there but the validation batches (tensorflow/tpu @ c2ac4b9
+    tools/colab/autoencoder_embeddings.ipynb: `batch_size=128, steps_per_epoch=468`), so it goes through
+    the helper too. A dataset or generator (one positional argument) and a TensorFlow module's own fit
+    are left alone."""
     assert_codemod(NAME, """
         import tensorflow as tf
 
@@ -24,8 +26,8 @@ def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper
 
         estimator_bridge.compat.keras_methods.fit_tf1(model, train_x.values, train_y.values, steps_per_epoch = steps_per_epoch, epochs=epochs)
         model.fit(dataset, steps_per_epoch=5, epochs=3)
-        model.fit(x, y, 32, steps_per_epoch=5)
-        model.fit(x, y, batch_size=8, steps_per_epoch=5)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, 32, steps_per_epoch=5)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, batch_size=8, steps_per_epoch=5)
         tf.keras.Model.fit(m, x, steps_per_epoch=3)
         """)
 
