@@ -1,10 +1,12 @@
 """Run `verify` on every test-bed program and write the results table (`make testbed`).
 
-    python -m testbed.run [--sources DIR] [--out DIR] [--jobs N] [--no-reuse-oracle] [--escalate-runs N] [NAME ...]
+    python -m testbed.run [--sources DIR] [--out DIR] [--jobs N] [--no-reuse-oracle] [--escalate-runs N]
+                          [--side SIDE] [--keras 3|2] [NAME ...]
 
 DIR (default $ESTIMATOR_BRIDGE_TESTBED, else ~/.cache/estimator-bridge/testbed/sources) holds the fetched programs as DIR/<owner>+<repo>+<commit[:8]>/<path> (python -m testbed.materialise);
 each is checked against manifest.json, its inputs are generated under OUT/data, and verify runs
-it on both current-TF sides (each run's work folder and verify.json under OUT/runs). The table
+it on both current-TF sides (each run's work folder and verify.json under OUT/runs); --side and
+--keras are verify's own (one side; the migrated copy's Keras target, 3 by default). The table
 (OUT/results.md, OUT/results.json) has per program and side PASS with its numbers, FAIL with
 verify's diagnosis, or the named limitation (finding code) that kept a phase from being judged.
 
@@ -53,11 +55,13 @@ def generate(generator: str, out: Path, sources: Path) -> Path:
 
 
 def verify_argv(program: TestbedProgram, sources: Path, data: Path, work: Path, report: Path,
-                reuse_oracle: bool = True, escalate_runs: int = ESCALATION_RUNS) -> list[str]:
+                reuse_oracle: bool = True, escalate_runs: int = ESCALATION_RUNS, side: str | None = None,
+                keras: int | None = None) -> list[str]:
     root = sources / folder_of(program.repo, program.commit)
     argv = [sys.executable, "-m", "verify", str(root / program.script), "--work-dir", str(work), "--json",
             str(report), "-q", *(["--reuse-oracle"] if reuse_oracle else []), "--escalate-runs",
             str(escalate_runs)]
+    argv += [*(["--side", side] if side else []), *(["--keras", str(keras)] if keras else [])]
     for folder in program.python_path:
         argv += ["--path", str(root / folder)]
     if program.source_root is not None:
@@ -82,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--escalate-runs", type=int, default=ESCALATION_RUNS, metavar="N",
                         help="verify --escalate-runs: more oracle runs for a side whose training phase failed "
                              f"narrowly (default {ESCALATION_RUNS}; 0 = never)")
+    parser.add_argument("--side", choices=("runner", "migrated", "both"), default=None,
+                        help="verify --side: the current-TF side(s) to run (default both)")
+    parser.add_argument("--keras", type=int, choices=(2, 3), default=None,
+                        help="verify --keras: the migrated copy's Keras target (default 3; 2 = tf-keras)")
     parser.add_argument("names", nargs="*", help=f"programs (default: all of {sorted(BY_NAME)})")
     args = parser.parse_args(argv)
     args.sources = args.sources or cache_dirs.configured("ESTIMATOR_BRIDGE_TESTBED", "testbed", "sources")
@@ -116,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                                           args.sources / folder_of(program.repo, program.commit))))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         running = {pool.submit(run_one, program, args.sources, data, args.out, not args.no_reuse_oracle,
-                               args.escalate_runs): program
+                               args.escalate_runs, args.side, args.keras): program
                    for program, data in pending}
         for done in concurrent.futures.as_completed(running):
             program, (program_rows, seconds) = running[done], done.result()
@@ -126,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
             rows[program.name] = program_rows
     rows = [row for program in programs for row in rows.get(program.name, [])]
-    header = f"verify test bed, {stamp}, estimator-bridge {commit}"
+    header = f"verify test bed, {stamp}, estimator-bridge {commit}" + (f", --keras {args.keras}" if args.keras else "")
     (args.out / "results.md").write_text(markdown(rows, header))
     (args.out / "results.json").write_text(json.dumps({"date": stamp, "commit": commit, "rows": rows}, indent=1))
     print(markdown(rows, header))
@@ -134,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_one(program: TestbedProgram, sources: Path, data: Path, out: Path, reuse_oracle: bool,
-            escalate_runs: int = ESCALATION_RUNS):
+            escalate_runs: int = ESCALATION_RUNS, side: str | None = None, keras: int | None = None):
     """verify one program into OUT/runs; (its table rows, seconds)."""
     import time
 
@@ -143,7 +151,8 @@ def run_one(program: TestbedProgram, sources: Path, data: Path, out: Path, reuse
     if work.exists():
         shutil.rmtree(work)
     report_path = out / "runs" / f"{program.name}.json"
-    completed = subprocess.run(verify_argv(program, sources, data, work, report_path, reuse_oracle, escalate_runs),
+    completed = subprocess.run(verify_argv(program, sources, data, work, report_path, reuse_oracle, escalate_runs,
+                                                         side, keras),
                                capture_output=True, text=True, cwd=out, env=_env())
     (out / "runs" / f"{program.name}.out").write_text(completed.stdout + completed.stderr)
     report = json.loads(report_path.read_text()) if report_path.exists() else None

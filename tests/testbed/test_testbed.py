@@ -56,6 +56,18 @@ def test_programs_are_verified_with_their_flags_and_data_folder():
     assert argv.index("--") > argv.index("--work-dir")
 
 
+def test_side_and_keras_target_are_passed_to_verify():
+    """The test bed's Keras programs are judged on the migrated copy of both targets: `--keras 2`
+    (tf-keras) reaches verify, which hands it to the codemod; without it verify's defaults stand."""
+    program = next(p for p in PROGRAMS if p.name == "tda_mnist_keras_to_tpu_2018")
+    argv = verify_argv(program, Path("/src"), Path("/data"), Path("/runs"), Path("/runs.json"),
+                       side="migrated", keras=2)
+    options = argv[:argv.index("--")]
+    assert options[options.index("--keras") + 1] == "2" and options[options.index("--side") + 1] == "migrated"
+    default = verify_argv(program, Path("/src"), Path("/data"), Path("/runs"), Path("/runs.json"))
+    assert "--keras" not in default and "--side" not in default
+
+
 def test_results_render_limitations_and_numbers():
     passing = {"phase": "training", "status": "PASS", "sections": {"scalars": {
         "compared": 20, "outside": 0, "missing": 0, "unexpected": 0, "max_difference": 2e-7,
