@@ -285,3 +285,46 @@ class Adam(TF1KernelOptimizer):
         super()._backend_update_step(grads, trainable_variables, learning_rate)
         for power, beta in zip(self._beta_powers, (self.beta1, self.beta2)):
             power.assign(power * beta)
+
+
+@keras.saving.register_keras_serializable(package=PACKAGE)
+class KerasAdam(Adam):
+    """TF 1.x's Keras `Adam` (`tf.keras.optimizers.Adam`, what `compile(optimizer='adam')` meant there):
+    the `ApplyAdam` kernel with Keras' argument names and defaults (epsilon 1e-7), and beta1^t,
+    beta2^t computed as pow(beta, step) at every step, as Keras' OptimizerV2 did.
+
+    Not Keras 3's `Adam`, which forms its decay rates in float64 (1 - 0.999 = 0.001, the kernel's
+    float32 1 - 0.999 = 0.00099998713: a 1.3e-5 larger second moment, every step 6.5e-6 shorter), nor
+    tf.train's running products of the betas (one ulp of beta2^3 is 1e-5 in sqrt(1 - beta2^t)).
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adam", **kwargs):
+        super().__init__(learning_rate=learning_rate, beta1=beta_1, beta2=beta_2, epsilon=epsilon, name=name,
+                         **kwargs)
+
+    def build(self, var_list):  # no running products of the betas
+        TF1KernelOptimizer.build(self, var_list)
+
+    def _backend_update_step(self, grads, trainable_variables, learning_rate):
+        TF1KernelOptimizer._backend_update_step(self, grads, trainable_variables, learning_rate)
+
+    def update_step(self, gradient, variable, learning_rate):
+        dtype = variable.dtype
+        step = tf.cast(self.iterations + 1, dtype)
+        beta1_power, beta2_power = (tf.pow(tf.cast(beta, dtype), step) for beta in (self.beta1, self.beta2))
+        rows = rows_or_dense(gradient)
+        if rows is None:
+            index = self._get_variable_index(variable)
+            tf.raw_ops.ResourceApplyAdam(
+                var=variable.handle, m=self._slot_variables["m"][index].handle,
+                v=self._slot_variables["v"][index].handle, beta1_power=beta1_power, beta2_power=beta2_power,
+                lr=tf.cast(learning_rate, dtype), beta1=tf.cast(self.beta1, dtype), beta2=tf.cast(self.beta2, dtype),
+                epsilon=tf.cast(self.epsilon, dtype), grad=tf.cast(tf.convert_to_tensor(gradient), dtype))
+            return
+        self._sparse_step(rows, variable, tf.cast(learning_rate, dtype), beta1_power, beta2_power)
+
+    def get_config(self):
+        config = super().get_config()
+        for keras_name, tf1_name in (("beta_1", "beta1"), ("beta_2", "beta2")):
+            config[keras_name] = config.pop(tf1_name)
+        return config

@@ -128,6 +128,13 @@ class FusedRewrite(TableRewrite):
                                       if id(entry[0]) not in self.removed_alias_values]
         return updated_node
 
+    def call_handlers_after(self, handler) -> list:
+        """The leave_call handlers on for this module after `handler`, in pipeline order: a handler that
+        rewrites part of a call other codemods also rewrite (a compile's optimizer; its metrics are
+        KerasTF1MetricNames') hands them its result, which the first-wins rule below would not."""
+        handlers = self._leave_call
+        return handlers[handlers.index(handler) + 1:] if handler in handlers else []
+
     # ---- leaves: the first structural handler that rewrites wins, else the table rewrite -----
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         for handler in self._leave_call:
