@@ -12,7 +12,11 @@ and:
   * TF 2.x code: the TF 2.x API (`tf_keras.api._v2.keras`), eagerly, as TF 2.0-2.15 ran it.
 
 Nothing of Keras is patched (tf-keras is the Keras these programs were written for), except where
-tf-keras cannot run in graph mode: `.weights.h5` names (compat/tf_keras_graph_weights.py). In a process
+tf-keras cannot run in graph mode: `.weights.h5` names (compat/tf_keras_graph_weights.py), and one
+measured exception for TF 1.x programs: tf-keras takes a sigmoid's or softmax's input as the logits of
+any crossentropy, where TF 1.15 did so only for the loss's own activation (a sigmoid output under
+`sparse_categorical_crossentropy` gave another loss from the first batch: 2.4267669 for TF 1.15's
+2.3288105); TF 1.x programs get TF 1.15's rule (compat/tf_keras_tf1_logits.py). In a process
 whose TensorFlow serves Keras 3 (the bridge as a library, `with compat.installed()` in a test),
 `tf.keras` stays TensorFlow's own and no mode changes.
 """
@@ -92,6 +96,10 @@ def decide_for_sources(sources) -> None:
         return
     chosen = era_of(sources, tpu_answers=any(os.environ.get(name) for name in TPU_VARIABLES))
     _state["era"] = chosen
+    if not chosen.tf2:
+        from estimator_bridge.compat import tf_keras_tf1_logits
+
+        tf_keras_tf1_logits.install()
     if chosen.keras_graph_mode:
         import tensorflow as tf
 
