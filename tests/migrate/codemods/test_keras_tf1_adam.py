@@ -67,5 +67,6 @@ def test_the_metrics_of_the_same_compile_keep_their_tf1_names(monkeypatch):
                                "tpu_model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=strategy)\n"
                                "history = model.fit(x, y)\n"
                                "plot(history.history['acc'])\n", "m.py")
+    # the loss of the same call is KerasTF1Losses' (TF 1.x's logits rule): all three rewrites compose
     assert ("model.compile(optimizer=estimator_bridge.compat.keras_tf1_optimizers.KerasAdam(), "
-            "loss='categorical_crossentropy', metrics=['acc'])") in migrated
+            "loss=estimator_bridge.compat.keras_tf1_losses.categorical_crossentropy, metrics=['acc'])") in migrated
