@@ -239,7 +239,8 @@ def _more_runs(runner: Runner, result: VerifyResult, options: EscalationOptions,
         if time.perf_counter() - started > options.seconds:
             runner.progress.note(f"escalation stopped after {len(more)} run(s): {options.seconds:.0f} s used")
             break
-        how = oracle_plan.spread_run(index, alternate_onednn=alternate, from_checkpoint=bool(start_files))
+        how = oracle_plan.spread_run(index, alternate_onednn=alternate,
+                                     recorded_start=bool(start_files) or runner.keras_start is not None)
         model_dir = folder / f"run{index}"
         run_started = time.perf_counter()
         try:
@@ -248,7 +249,8 @@ def _more_runs(runner: Runner, result: VerifyResult, options: EscalationOptions,
             more.append(runner.run(f"oracle {result.oracle} run {index} (escalation), {how.describe()}",
                                    runner._oracle_command(python), python, model_dir, None,
                                    python_path=runner.oracle_path, onednn=how.onednn,
-                                   intra_op_threads=how.intra_op_threads))
+                                   intra_op_threads=how.intra_op_threads,
+                                   keras_start=runner._nudged_keras_start(how.nudge_seed, folder / f"start{index}")))
         except Exception as error:  # the oracle ran this program 3 times; a run that breaks now ends escalation
             runner.progress.note(f"escalation stopped: oracle run {index} failed ({str(error).splitlines()[0]})")
             break

@@ -41,7 +41,7 @@ from verify.oracle_recipes import RECIPES
 VERIFY = Path(__file__).resolve().parent
 # What oracle runs produce and what is kept of them: bump when a change alters either (the
 # harvest's format or values, the wrappers IN_ORACLE, the nudge, pipeline.Runner._oracle_state).
-RUNS_VERSION = 2
+RUNS_VERSION = 3  # 3: Keras spread runs start from keras_start.npz moved one ulp
 # verify's code that runs inside the oracle or on its runs' results; RUNS_VERSION stands for it
 IN_ORACLE = ("harvest.py", "race_order.py", "global_step_race.py", "notebook_script.py", "keras_record.py",
              "nudge.py")
@@ -75,11 +75,11 @@ def in_oracle_digest() -> str:
 
 def run_plan(options, cpus: int | None = None) -> list[dict]:
     """How each oracle run is started (oracle_plan.spread_run for every case it distinguishes)."""
-    return [{"index": index, "alternate_onednn": alternate, "from_checkpoint": from_checkpoint,
+    return [{"index": index, "alternate_onednn": alternate, "recorded_start": recorded_start,
              **oracle_plan.spread_run(index, alternate_onednn=alternate, cpus=cpus,
-                                      from_checkpoint=from_checkpoint).as_json()}
+                                      recorded_start=recorded_start).as_json()}
             for index in range(2, options.oracle_runs + 1) for alternate in (False, True)
-            for from_checkpoint in (False, True)]
+            for recorded_start in (False, True)]
 
 
 def key(program, options, oracle: str) -> str:

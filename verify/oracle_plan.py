@@ -9,12 +9,15 @@ that loss by 2.1e-4 on 1 CPU instead of 2. Weights whose gradient is zero in exa
 rounding noise, which Adam turns into full steps.
 
 So each spread run changes what rounds, never what is computed:
-  * its start state: every nonzero float of run 1's ``model.ckpt-0`` moved by one ulp, up or down
-    (verify/nudge.py, a seed per run), where the program starts from a checkpoint. This is what
+  * its start state: every nonzero float of run 1's ``model.ckpt-0``, or of a Keras program's
+    recorded start weights (``keras_start.npz``), moved by one ulp, up or down (verify/nudge.py, a
+    seed per run). This is what
     reaches a program's amplification of rounding: on that notebook's program (tests/verify/
     programs/adam_batch_norm.py, 18 steps) TF 1.15's eval loss moved 1.1e-4, 2.6e-4 and 8.4e-4
     under three nudges, where TF 2.21 lands 1.4e-3 away and a thread count moves it 2.9e-6; and
-    on a convolutional program that amplifies nothing thread counts move nothing at all;
+    on a convolutional program that amplifies nothing thread counts move nothing at all. On the
+    Keras program tda_mnist_keras_to_tpu_2018, thread counts moved TF 1.15's results at most 1.0e-5,
+    1-ulp starts 1.0e-4..1.2e-4 on the number where every side was 1.3e-4 away;
   * the number of intra-op threads (TF_NUM_INTRAOP_THREADS, read by TF 1.15 and TF 2.x): Eigen
     shards the inner dimension of a long contraction (a convolution's filter gradient, a dense
     kernel's gradient over a large batch) by thread count, so partial sums add up in another
@@ -40,7 +43,7 @@ class OracleRun:
     index: int  # 1-based
     onednn: bool = True
     intra_op_threads: int | None = None
-    nudge_seed: int | None = None  # the start checkpoint moved one ulp with this seed (None: as run 1's)
+    nudge_seed: int | None = None  # the start state moved one ulp with this seed (None: as run 1's)
 
     def describe(self) -> str:
         """For the progress line and verify.json: what this run changes, '' for the default."""
@@ -66,10 +69,11 @@ def available_cpus() -> int:
 
 
 def spread_run(index: int, *, alternate_onednn: bool, cpus: int | None = None,
-               from_checkpoint: bool = False) -> OracleRun:
+               recorded_start: bool = False) -> OracleRun:
     """Oracle run `index` (2, 3, ...): alternating thread counts, oneDNN when the oracle has it, and
-    a nudged start (seed = index) when the program starts from a checkpoint."""
+    a nudged start (seed = index) when the program starts from a state run 1 recorded (its
+    ``model.ckpt-0`` or a Keras program's ``keras_start.npz``)."""
     cpus = cpus or available_cpus()
     threads = 1 if index % 2 == 0 else 2 * cpus
     onednn = not alternate_onednn or index % 2 == 1
-    return OracleRun(index, onednn=onednn, intra_op_threads=threads, nudge_seed=index if from_checkpoint else None)
+    return OracleRun(index, onednn=onednn, intra_op_threads=threads, nudge_seed=index if recorded_start else None)

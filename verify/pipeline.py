@@ -35,7 +35,7 @@ from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
 from verify.judge import Judgement, judge
-from verify.nudge import nudge_checkpoint
+from verify.nudge import nudge_checkpoint, nudge_npz
 from verify.oracle_choice import choose_oracle
 from verify.program import Program, check_program
 from verify.sides import USER_SIDES, describe_failure, launch, script_command, seed_model_dir, with_notebook_options
@@ -255,16 +255,17 @@ class Runner:
     # --- one run -------------------------------------------------------------------------------
     def run(self, label: str, python_or_command: list[str], python: str, model_dir: Path,
             args: tuple[str, ...] | None, *, python_path, onednn: bool, watch=None,
-            intra_op_threads: int | None = None) -> dict:
+            intra_op_threads: int | None = None, keras_start: Path | None = None) -> dict:
         """Run the program once into model_dir and harvest it with `python` (the same TF).
 
         A notebook runs in model_dir with the overrides and, except in the oracle's first run,
-        from the oracle's Keras start weights (notebook_script.py, keras_record.py)."""
+        from the oracle's Keras start weights (notebook_script.py, keras_record.py), or from
+        `keras_start` (a spread run's nudged copy of them)."""
         env = program_env(onednn=onednn, python_path=python_path, intra_op_threads=intra_op_threads)
         argv = self.program.argv(model_dir) if args is None else self._argv(args, model_dir)
         model_dir.mkdir(parents=True, exist_ok=True)
         python_or_command = with_notebook_options(python_or_command, model_dir, self.overrides_file,
-                                                  self.keras_start)
+                                                  keras_start or self.keras_start)
         log = model_dir.parent / f"{model_dir.name}.log"
         if str(RACE_ORDER) in python_or_command:
             env[race_order_log_variable()] = str(race_log(model_dir))
@@ -403,13 +404,16 @@ class Runner:
         alternate = oracle_has_onednn(reference.get("tensorflow", ""))
         for index in range(2, self.options.oracle_runs + 1):
             model_dir = folder / f"run{index}"
-            how = oracle_plan.spread_run(index, alternate_onednn=alternate, from_checkpoint=bool(start_files))
+            how = oracle_plan.spread_run(index, alternate_onednn=alternate,
+                                         recorded_start=bool(start_files) or self.keras_start is not None)
             seed_model_dir(model_dir, self._nudged(start_files, how.nudge_seed, folder / f"start{index}"),
                            CKPT0 if start_files else None)
             spread_runs.append(self.run(f"oracle {oracle} run {index} (at most {self.options.oracle_runs}), "
                                         f"{how.describe()}", self._oracle_command(python), python, model_dir,
                                         None, python_path=self.oracle_path, onednn=how.onednn,
-                                        intra_op_threads=how.intra_op_threads))
+                                        intra_op_threads=how.intra_op_threads,
+                                        keras_start=self._nudged_keras_start(how.nudge_seed,
+                                                                             folder / f"start{index}")))
             result.oracle_runs.append({"model_dir": str(model_dir), **how.as_json()})
             if index == 2 and identical(reference, spread_runs[0]):
                 result.oracle_deterministic = True
@@ -446,6 +450,19 @@ class Runner:
             self.progress.note(f"start weights not moved for this oracle run ({str(error).splitlines()[0]})")
             return start_files
         return sorted(path for path in folder.iterdir() if path.name.startswith(CKPT0 + "."))
+
+    def _nudged_keras_start(self, seed: int | None, folder: Path) -> Path | None:
+        """The Keras start weights for a spread run: a copy with every nonzero float moved one ulp
+        (verify/nudge.py), or None (the recorded ones) when there is no seed, no Keras start, or
+        the copy cannot be written (noted: the spread then shows only what the thread count moves)."""
+        if seed is None or self.keras_start is None:
+            return None
+        try:
+            nudge_npz(self.keras_start, folder / START, seed=seed)
+        except RuntimeError as error:
+            self.progress.note(f"start weights not moved for this oracle run ({str(error).splitlines()[0]})")
+            return None
+        return folder / START
 
     def _oracle_exact_runs(self, oracle: str, python: str, folder: Path, final, result) -> list[dict]:
         """The oracle's evaluation of its own final checkpoint, twice; more when the two differ.
