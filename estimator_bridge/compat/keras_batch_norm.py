@@ -20,6 +20,12 @@ Keras 3's own arithmetic differs in the last bits, enough to put a value near ze
 side of a ReLU and change a gradient by far more. Elsewhere (other backends, float16 inputs,
 synchronized layers, TPU-replicated steps) the
 correction is added after Keras 3's update: moving_variance += (1 - momentum) * variance / (n - 1).
+
+Keras 2's `fused=` argument (Keras 3 has none: TypeError) is taken here and decided at run time:
+`fused=False` ran Keras 2's non-fused moments path, whose moving variance averages the *biased* batch
+variance, which is Keras 3's own layer unchanged (TF 1.15 oracle:
+tests/migrate/test_keras_batch_norm_fused.py); `fused=True` and `fused=None` are Keras 2's default
+(TF 1.x's Keras used the kernel where it could with either, and fell back silently elsewhere).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import keras
 def _fused_in_keras_2(layer, inputs) -> bool:
     """Whether Keras 2 (TF 2.x) ran this layer on these inputs with the fused kernel."""
     rank = len(inputs.shape)
-    if rank not in (4, 5) or layer.renorm:
+    if rank not in (4, 5) or layer.renorm or getattr(layer, "fused", None) is False:
         return False
     axis = layer.axis % rank if isinstance(layer.axis, int) else None
     return axis in ((1, 3) if rank == 4 else (1, 4))
@@ -131,7 +137,18 @@ def _keras2_call(call):
 
 @keras.saving.register_keras_serializable(package="estimator_bridge")
 class BatchNormalization(keras.layers.BatchNormalization):
-    """Keras 3's BatchNormalization whose moving variance averages Keras 2's (fused) batch variance."""
+    """Keras 3's BatchNormalization whose moving variance averages Keras 2's (fused) batch variance;
+    `fused=False` is Keras 2's non-fused layer (Keras 3's own arithmetic)."""
+
+    def __init__(self, *args, fused=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fused = fused
+
+    def get_config(self):
+        config = super().get_config()
+        if self.fused is not None:
+            config["fused"] = self.fused
+        return config
 
 
 BatchNormalization.call = _keras2_call(vars(keras.layers.BatchNormalization)["call"])
