@@ -50,6 +50,34 @@ def sync_to_cpu(tpu_model, cpu_model):
     return cpu_model
 
 
+def compile_like(tpu_model, cpu_model) -> None:
+    """KerasTPUModel's compile on tf-keras (`--keras 2` output): the clone compiled with the CPU model's
+    compile arguments when the CPU model was compiled.
+
+    What `if model.compiled: tpu_model.compile_from_config(model.get_compile_config())` does on Keras 3,
+    which tf-keras cannot: its models have no `compiled` (AttributeError) and its compile config does
+    not serialise a TF1 optimizer (`tf.compat.v1.train.AdamOptimizer`: TypeError), the optimizer of
+    most 2018 programs. The arguments are the ones given to `compile`; a Keras optimizer is copied from
+    its config (created in the strategy's scope, as compile_from_config does), a TF1 one is passed on
+    as TF 1.15's KerasTPUModel passed the CPU model's.
+    """
+    if not getattr(cpu_model, "_is_compiled", False):
+        return
+    config = getattr(cpu_model, "_compile_config", None)
+    if config is not None:
+        arguments = dict(config.config)
+    else:  # tf-keras' v1 graph-mode Model (TF 1.x behaviour) keeps the arguments as attributes
+        arguments = {"optimizer": cpu_model.optimizer, "loss": cpu_model.loss,
+                     "metrics": cpu_model._compile_metrics, "loss_weights": cpu_model.loss_weights,
+                     "weighted_metrics": cpu_model._compile_weighted_metrics}
+    import tf_keras
+
+    optimizer = arguments.get("optimizer")
+    if isinstance(optimizer, (tf_keras.optimizers.Optimizer, tf_keras.optimizers.legacy.Optimizer)):
+        arguments["optimizer"] = type(optimizer).from_config(optimizer.get_config())
+    tpu_model.compile(**arguments)
+
+
 def tpu_model_input(data, model):
     """An input of TF 1.x's `KerasTPUModel.fit` / `evaluate`, as Keras 3 under a strategy must get it.
 

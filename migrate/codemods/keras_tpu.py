@@ -35,6 +35,7 @@ import libcst as cst
 from migrate.codemods.base import dotted_name
 from migrate.codemods.call_arguments import argument
 from migrate.codemods.registry import Codemod
+from migrate.keras_target import keras_target
 from migrate.resolve import canonical
 
 KERAS_TO_TPU = "tensorflow.contrib.tpu.keras_to_tpu_model"
@@ -49,6 +50,11 @@ SYNC_HELPER = "estimator_bridge.compat.keras_tpu.sync_to_cpu"
 # KerasTPUModel's fit/evaluate took a dataset *function* and fed each core its own batch of it.
 INPUT_HELPER = "estimator_bridge.compat.keras_tpu.tpu_model_input"
 INPUT_METHODS = {"fit": ("x", "validation_data"), "evaluate": ("x",)}
+# `--keras 2`: the clone is tf-keras', and compiled by a helper (tf-keras models have no `compiled`, and
+# their compile config does not serialise TF1 optimizers). Spelled tf_keras here: the KerasToTfKeras
+# pass runs before this one, so a tf.keras spelling would be left for a second run to rewrite.
+CLONE = {3: "tensorflow.keras.models.clone_model", 2: "tf_keras.models.clone_model"}
+COMPILE_HELPER = "estimator_bridge.compat.keras_tpu.compile_like"
 
 Names = Callable[[cst.CSTNode], set]
 
@@ -207,7 +213,8 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
         else:
             strategy = strategy.value
         target = parts["target"] or "tpu_model"
-        clone = cst.Module([]).code_for_node(rewrite.spell("tensorflow.keras.models.clone_model"))
+        code = cst.Module([]).code_for_node
+        clone = code(rewrite.spell(CLONE[keras_target()]))
         model = parts["model"]
         if target == model:
             # `model = keras_to_tpu_model(model, ...)`: keep the original under another name,
@@ -215,11 +222,13 @@ def leave_statement(rewrite, original_node: cst.SimpleStatementLine, updated_nod
             source_name = unused_name(rewrite.source_text, f"cpu_{model.rsplit('.', 1)[-1]}")
             lines.append(cst.parse_statement(f"{source_name} = {model}\n"))
             model = source_name
+        compiled = (f"    if {model}.compiled:\n"
+                    f"        {target}.compile_from_config({model}.get_compile_config())\n"
+                    if keras_target() == 3 else f"    {code(rewrite.spell(COMPILE_HELPER))}({target}, {model})\n")
         body = (f"with {strategy}.scope():\n"
                 f"    {target} = {clone}({model})\n"
                 f"    {target}.set_weights({model}.get_weights())\n"
-                f"    if {model}.compiled:\n"
-                f"        {target}.compile_from_config({model}.get_compile_config())\n")
+                + compiled)
         lines.append(cst.parse_statement(body))
         scope = _scope_of(rewrite, original_node)
         if scope is not None and parts["target"] is not None:

@@ -106,3 +106,74 @@ def test_the_cli_says_which_target_it_used(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()   # the diff on stdout, the report on stderr
     out = captured.out + captured.err
     assert "tf_keras" not in out and "Keras target: Keras 3 (`--keras 3`, the default)" in out
+
+
+# ---- keras_to_tpu_model under --keras 2 ------------------------------------------------------------
+# The rewrite wrote Keras 3's clone (`tf.keras.models.clone_model`, which a second run then turned into
+# tf_keras': not idempotent) and `if model.compiled: compile_from_config(...)`: tf-keras models have no
+# `compiled` (AttributeError) and their compile config cannot serialise a TF1 optimizer (TypeError).
+KERAS2_FIXTURES = REPO_ROOT / "tests" / "migrate" / "fixtures_keras2"
+
+
+@pytest.mark.parametrize("target", ["2", "3"])
+def test_keras_to_tpu_model_migrates_to_its_pair_and_again_to_itself(monkeypatch, target):
+    monkeypatch.setenv(ENVIRONMENT, target)
+    before = KERAS2_FIXTURES / "keras_tpu.before.py"
+    first, _ = migrate_text(before.read_text(), str(before), verify=True)
+    if target == "2":
+        assert first == (KERAS2_FIXTURES / "keras_tpu.after.py").read_text()
+        assert "tf.keras" not in first and ".compiled" not in first
+    second, _ = migrate_text(first, str(before))
+    assert second == first
+
+
+TO_TPU = '''import tensorflow as tf
+
+
+def to_tpu(model, resolver):
+  return tf.contrib.tpu.keras_to_tpu_model(model, strategy=tf.contrib.tpu.TPUDistributionStrategy(resolver))
+'''
+
+
+# Run in a subprocess: the emulated TPU system of a tf-keras model stays in the process and cancels the
+# next Keras 3 one's steps (CancelledError in tests/migrate/test_keras_tpu_semantics.py after it).
+TRAIN_BOTH = """import json, sys
+import numpy as np
+import tensorflow as tf
+import tf_keras
+from estimator_bridge import tpu_emulation
+import program
+
+x = np.random.RandomState(0).randn(64, 4).astype("float32")
+y = (x[:, 0] > 0).astype("int32")
+
+
+def compiled():
+    tf_keras.utils.set_random_seed(0)
+    model = tf_keras.Sequential([tf_keras.Input((4,)), tf_keras.layers.Dense(8, activation="relu"),
+                                 tf_keras.layers.Dense(2)])
+    model.compile(tf.compat.v1.train.AdamOptimizer(0.01) if sys.argv[1] == "tf1" else tf_keras.optimizers.Adam(0.01),
+                  tf_keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["acc"])
+    return model
+
+
+with tpu_emulation.installed(8):   # first: it makes the 8 logical CPUs before any op runs
+    expected = compiled().fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+    converted = program.to_tpu(compiled(), tf.distribute.cluster_resolver.TPUClusterResolver("t"))
+    replicas = converted.distribute_strategy.num_replicas_in_sync
+    history = converted.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+print(json.dumps({"replicas": replicas, "expected": {k: [float(v) for v in vs] for k, vs in expected.items()},
+                  "converted": {k: [float(v) for v in vs] for k, vs in history.items()}}))
+"""
+
+
+@pytest.mark.parametrize("optimizer", ["tf1", "keras"])
+def test_the_converted_tf_keras_model_is_compiled_like_the_original_and_trains_like_it(keras2, optimizer, tmp_path):
+    migrated, findings = migrate_text(TO_TPU, "f.py")
+    assert "tf_keras.models.clone_model" in migrated and findings == []
+    (tmp_path / "program.py").write_text(migrated)
+    (tmp_path / "train.py").write_text(TRAIN_BOTH)
+    result = run_current_json(tmp_path / "train.py", optimizer, cwd=tmp_path, timeout=600)
+    assert result["replicas"] == 8
+    np.testing.assert_allclose(result["converted"]["loss"], result["expected"]["loss"], rtol=1e-5)
+    np.testing.assert_allclose(result["converted"]["acc"], result["expected"]["acc"], rtol=0)
