@@ -179,7 +179,33 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
       (`validation_split` taken off the end first, as TF 1.x did; no `class_weight`).
     Anything else (datasets, generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
     arrays into batches too) is `model.fit(...)` as written.
+    With `validation_data` a generator, Sequence or dataset, val_loss is TF 1.x's mean of the step
+    losses (compat/keras_step_mean.py).
     """
+    from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
+
+    named = dict(zip(KERAS2_FIT_POSITIONS, args))
+    if per_step(named.get("validation_data", kwargs.get("validation_data"))):
+        with step_mean_losses(model):   # TF 1.x's val_loss over steps; the training loss stays per sample
+            return _fit_tf1(model, x, y, batch_size, *args, **kwargs)
+    return _fit_tf1(model, x, y, batch_size, *args, **kwargs)
+
+
+def fit_generator_tf1(model, *args, **kwargs):
+    """tf-keras' `model.fit_generator(...)` with TF 1.x's val_loss over a generator, Sequence or dataset:
+    the mean of the validation steps' losses (compat/keras_step_mean.py)."""
+    import inspect
+
+    from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
+
+    bound = inspect.signature(model.fit_generator).bind_partial(*args, **kwargs).arguments
+    if per_step(bound.get("validation_data")):
+        with step_mean_losses(model):
+            return model.fit_generator(*args, **kwargs)
+    return model.fit_generator(*args, **kwargs)
+
+
+def _fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
     from estimator_bridge.compat.keras_tf1_inputs import standardized
 
     x = standardized(model, x)   # a rank-1 array for a rank-2 input as (n, 1), as TF 1.x's Keras fed it

@@ -75,8 +75,22 @@ def predict_on_batch_tf1(model, x=None, *args, **kwargs):
 
 
 def evaluate_tf1(model, x=None, *args, **kwargs):
-    """`model.evaluate(x, ...)` with TF 1.x's rank-1 inputs."""
-    return model.evaluate(standardized(model, x), *args, **kwargs)
+    """`model.evaluate(x, ...)` with TF 1.x's rank-1 inputs, and TF 1.x's loss over a generator, Sequence
+    or dataset: the mean of the step losses (compat/keras_step_mean.py)."""
+    from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
+
+    if not per_step(x):
+        return model.evaluate(standardized(model, x), *args, **kwargs)
+    with step_mean_losses(model):
+        return model.evaluate(x, *args, **kwargs)
+
+
+def evaluate_generator_tf1(model, *args, **kwargs):
+    """tf-keras' `model.evaluate_generator(...)` with TF 1.x's loss: the mean of the step losses."""
+    from estimator_bridge.compat.keras_step_mean import step_mean_losses
+
+    with step_mean_losses(model):
+        return model.evaluate_generator(*args, **kwargs)
 
 
 def train_on_batch_tf1(model, x=None, *args, **kwargs):

@@ -10,6 +10,9 @@ Whether `x` is an array cannot be seen here, so such a call becomes
 `estimator_bridge.compat.keras_methods.fit_tf1(model, ...)`, which decides at run time (arrays and no
 strategy: TF 1.x's batches; anything else: `model.fit` as written). Files written against TF 2.x
 (engine.tf2_marker) are left: there `fit` already meant what Keras 3 does.
+- `fit(..., validation_data=V)` and `fit_generator(..., validation_data=V)`: with V a generator, Sequence
+  or dataset, TF 1.x's val_loss was the unweighted mean of the validation steps' losses (Keras 3 and
+  tf-keras weigh them by batch size); the helper decides at run time (compat/keras_step_mean.py).
 """
 
 from __future__ import annotations
@@ -18,12 +21,15 @@ import re
 
 import libcst as cst
 
+from migrate.codemods import keras_methods
 from migrate.codemods.base import dotted_name
 from migrate.codemods.keras_methods import _validation_restarted
 from migrate.codemods.registry import Codemod
 
 HELPER = "estimator_bridge.compat.keras_methods.fit_tf1"
-_FIT_CALL = re.compile(r"\.\s*fit\s*\(")
+# `--keras 2`: fit_generator stays (tf-keras has it); its validation loss goes through this helper
+GENERATOR_HELPER = "estimator_bridge.compat.keras_methods.fit_generator_tf1"
+_FIT_CALL = re.compile(r"\.\s*fit(?:_generator)?\s*\(")
 # Before KerasRemovedMethods (14): its validation wrap of the same fit call is applied here too.
 
 
@@ -37,6 +43,8 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
     positional = [arg for arg in call.args if arg.keyword is None]
     if any(arg.star for arg in call.args):
         return False
+    if "validation_data" in keywords:
+        return True   # a generator, Sequence or dataset there: TF 1.x's val_loss was the mean of the step losses
     if "steps_per_epoch" in keywords:
         # x and y given positionally (arrays; a dataset or generator comes alone), a batch size or not
         return len(positional) in (2, 3)
@@ -46,14 +54,45 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
     return with_y and not (isinstance(shuffle, cst.Name) and shuffle.value == "False")
 
 
+def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    """`m.fit_generator(..., validation_data=V)`: on Keras 3, KerasRemovedMethods' `m.fit(...)` through HELPER;
+    on tf-keras (no KerasRemovedMethods) the call through GENERATOR_HELPER; else None (left to it)."""
+    func = original_node.func
+    if dotted_name(func.value) is not None and rewrite.watched(func.value) and rewrite.import_names(func.value):
+        return None
+    if any(arg.star for arg in original_node.args):
+        return None
+    validation = any(arg.keyword is not None and arg.keyword.value == "validation_data" for arg in original_node.args)
+    if keras_methods.NAME not in rewrite.state:   # --keras 2: fit_generator(gen, steps, epochs, verbose, callbacks, V)
+        if not (validation or len([arg for arg in original_node.args if arg.keyword is None]) > 5):
+            return None
+        return _through(rewrite, GENERATOR_HELPER, updated_node)
+    inner = keras_methods.leave_call(rewrite, original_node, updated_node)
+    if not isinstance(inner, cst.Call) or not any(
+            arg.keyword is not None and arg.keyword.value == "validation_data" for arg in inner.args):
+        return inner
+    return _through(rewrite, HELPER, inner)
+
+
+def _through(rewrite, helper: str, call: cst.Call) -> cst.Call:
+    receiver = cst.Arg(call.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return cst.Call(func=rewrite.spell(helper), args=[receiver, *call.args],
+                    whitespace_before_args=call.whitespace_before_args)
+
+
 def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
+    func = original_node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "fit_generator":
+        return _generator_call(rewrite, original_node, updated_node)
     if not _is_candidate(rewrite, original_node):
         return None
-    validated = _validation_restarted(rewrite, updated_node)   # asked first: the same call's other rewrite
-    updated_node = validated if validated is not None else updated_node
-    receiver = cst.Arg(updated_node.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    return cst.Call(func=rewrite.spell(HELPER), args=[receiver, *updated_node.args],
-                    whitespace_before_args=updated_node.whitespace_before_args)
+    # the same call's other rewrites first: KerasRemovedMethods' (Keras 3: float steps, validation restart),
+    # else the validation restart alone
+    if keras_methods.NAME in rewrite.state:
+        inner = keras_methods.leave_call(rewrite, original_node, updated_node)
+    else:
+        inner = _validation_restarted(rewrite, updated_node)
+    return _through(rewrite, HELPER, inner if isinstance(inner, cst.Call) else updated_node)
 
 
 CODEMOD = Codemod(

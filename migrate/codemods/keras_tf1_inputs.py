@@ -57,6 +57,13 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
     inner = None
     if keras_methods.NAME in rewrite.state:   # Keras 3 target: its rewrite of the same call comes first
         inner = keras_methods.leave_call(rewrite, original_node, updated_node)
+    elif func.attr.value == "evaluate_generator" and not any(arg.star for arg in updated_node.args):
+        # tf-keras keeps evaluate_generator, with a loss averaged over samples, not TF 1.x's over steps
+        receiver = dotted_name(original_node.func.value)
+        if receiver is None or not rewrite.import_names(original_node.func.value):
+            return cst.Call(func=rewrite.spell(f"{HELPERS}.evaluate_generator_tf1"),
+                            args=[cst.Arg(updated_node.func.value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                                  *updated_node.args], whitespace_before_args=updated_node.whitespace_before_args)
     call = inner if inner is not None else updated_node
     if not (isinstance(call, cst.Call) and _is_candidate(rewrite, original_node, call)):
         return inner
