@@ -180,11 +180,15 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
     Anything else (datasets, generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
     arrays into batches too) is `model.fit(...)` as written.
     With `validation_data` a generator, Sequence or dataset, val_loss is TF 1.x's mean of the step
-    losses (compat/keras_step_mean.py).
+    losses (compat/keras_step_mean.py); with `steps_per_epoch` on a finite dataset or a generator,
+    training stops after an epoch the data ran out in, as TF 1.x's did (`stop_when_data_runs_out`).
     """
     from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
 
     named = dict(zip(KERAS2_FIT_POSITIONS, args))
+    steps = named.get("steps_per_epoch", kwargs.get("steps_per_epoch"))
+    if steps and runs_out_once(x):
+        args, kwargs = _with_callback(args, kwargs, stop_when_data_runs_out(model, steps, x))
     if per_step(named.get("validation_data", kwargs.get("validation_data"))):
         with step_mean_losses(model):   # TF 1.x's val_loss over steps; the training loss stays per sample
             return _fit_tf1(model, x, y, batch_size, *args, **kwargs)
@@ -198,11 +202,80 @@ def fit_generator_tf1(model, *args, **kwargs):
 
     from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
 
-    bound = inspect.signature(model.fit_generator).bind_partial(*args, **kwargs).arguments
-    if per_step(bound.get("validation_data")):
+    bound = inspect.signature(model.fit_generator).bind_partial(*args, **kwargs)
+    arguments = bound.arguments
+    if arguments.get("steps_per_epoch") and runs_out_once(arguments.get("generator")):
+        arguments["callbacks"] = [*(arguments.get("callbacks") or ()),
+                                  stop_when_data_runs_out(model, arguments["steps_per_epoch"],
+                                                          arguments.get("generator"))]
+    if per_step(arguments.get("validation_data")):
         with step_mean_losses(model):
-            return model.fit_generator(*args, **kwargs)
-    return model.fit_generator(*args, **kwargs)
+            return model.fit_generator(*bound.args, **bound.kwargs)
+    return model.fit_generator(*bound.args, **bound.kwargs)
+
+
+def runs_out_once(data) -> bool:
+    """Data TF 1.x's fit read through one iterator for all epochs, never restarted: a tf.data dataset
+    that is not infinite, or a Python generator / iterator (not a Sequence, which it cycled through)."""
+    import collections.abc
+
+    try:
+        import tensorflow as tf
+    except ImportError:  # pragma: no cover - the compat layer runs with TensorFlow
+        tf = None
+    if tf is not None and isinstance(data, tf.data.Dataset):
+        return int(data.cardinality()) != int(tf.data.INFINITE_CARDINALITY)
+    if hasattr(data, "__getitem__") and hasattr(data, "__len__"):
+        return False
+    return isinstance(data, collections.abc.Iterator)
+
+
+def stop_when_data_runs_out(model, steps_per_epoch, data=None):
+    """A callback that ends training after an epoch that ran fewer than `steps_per_epoch` steps: TF 1.x's
+    fit read a dataset or generator through one iterator and, when it ran out, logged "Your dataset
+    iterator ran out of data; interrupting training" and stopped; Keras 3 and tf-keras end that epoch
+    and restart the data for the next (Keras 3 even replays a generator's first batches). Measured:
+    steps_per_epoch=3, epochs=2 on 2 batches: TF 1.15 trains 2 steps, Keras 3 4 (tests/migrate/
+    test_keras_steps_run_out.py)."""
+    import math
+
+    batches = None
+    cardinality = int(data.cardinality()) if hasattr(data, "cardinality") else -1
+    if cardinality >= 0:
+        batches = cardinality
+    if type(model).__module__.startswith("tf_keras"):
+        import tf_keras as keras
+    else:
+        import keras
+
+    steps = math.ceil(steps_per_epoch)
+
+    class StopWhenDataRunsOut(keras.callbacks.Callback):
+        total = 0
+
+        def on_epoch_begin(self, epoch, logs=None):
+            self.done = 0
+
+        def on_train_batch_end(self, batch, logs=None):
+            self.done = batch + 1   # Keras 3 and tf-keras pass the last step's index of the execution
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.total += self.done
+            # ran out in this epoch, or (a dataset of known size) read to its end: TF 1.x's next epoch had nothing
+            if self.done < steps or (batches is not None and self.total >= batches):
+                self.model.stop_training = True
+
+    return StopWhenDataRunsOut()
+
+
+def _with_callback(args, kwargs, callback):
+    """(args, kwargs) of a Keras 2 `fit` call (after x, y, batch_size) with `callback` added to its callbacks."""
+    position = KERAS2_FIT_POSITIONS.index("callbacks")
+    if len(args) > position:
+        args = list(args)
+        args[position] = [*(args[position] or ()), callback]
+        return tuple(args), kwargs
+    return args, {**kwargs, "callbacks": [*(kwargs.get("callbacks") or ()), callback]}
 
 
 def _fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):

@@ -13,6 +13,8 @@ strategy: TF 1.x's batches; anything else: `model.fit` as written). Files writte
 - `fit(..., validation_data=V)` and `fit_generator(..., validation_data=V)`: with V a generator, Sequence
   or dataset, TF 1.x's val_loss was the unweighted mean of the validation steps' losses (Keras 3 and
   tf-keras weigh them by batch size); the helper decides at run time (compat/keras_step_mean.py).
+- `fit(data, steps_per_epoch=N, ...)` / `fit_generator(...)`: TF 1.x read a finite dataset or a generator
+  through one iterator and stopped training when it ran out; Keras 3 and tf-keras restart it each epoch.
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
     if "validation_data" in keywords:
         return True   # a generator, Sequence or dataset there: TF 1.x's val_loss was the mean of the step losses
     if "steps_per_epoch" in keywords:
-        # x and y given positionally (arrays; a dataset or generator comes alone), a batch size or not
-        return len(positional) in (2, 3)
+        # x and y positionally, a batch size or not (arrays: TF 1.x's whole arrays each step), or x alone
+        # (a dataset or generator: TF 1.x stopped when it ran out)
+        return len(positional) <= 3
     # x and y given (arrays: a dataset or generator comes alone), TF 1.x's shuffle not turned off
     with_y = len(positional) >= 2 or (len(positional) == 1 and "y" in keywords) or {"x", "y"} <= set(keywords)
     shuffle = keywords.get("shuffle", positional[8].value if len(positional) > 8 else None)
@@ -55,21 +58,17 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
 
 
 def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
-    """`m.fit_generator(..., validation_data=V)`: on Keras 3, KerasRemovedMethods' `m.fit(...)` through HELPER;
-    on tf-keras (no KerasRemovedMethods) the call through GENERATOR_HELPER; else None (left to it)."""
+    """`m.fit_generator(...)`: on Keras 3, KerasRemovedMethods' `m.fit(...)` through HELPER; on tf-keras (no
+    KerasRemovedMethods) the call through GENERATOR_HELPER (validation loss, data that runs out)."""
     func = original_node.func
     if dotted_name(func.value) is not None and rewrite.watched(func.value) and rewrite.import_names(func.value):
         return None
     if any(arg.star for arg in original_node.args):
         return None
-    validation = any(arg.keyword is not None and arg.keyword.value == "validation_data" for arg in original_node.args)
-    if keras_methods.NAME not in rewrite.state:   # --keras 2: fit_generator(gen, steps, epochs, verbose, callbacks, V)
-        if not (validation or len([arg for arg in original_node.args if arg.keyword is None]) > 5):
-            return None
+    if keras_methods.NAME not in rewrite.state:   # --keras 2: tf-keras' fit_generator
         return _through(rewrite, GENERATOR_HELPER, updated_node)
     inner = keras_methods.leave_call(rewrite, original_node, updated_node)
-    if not isinstance(inner, cst.Call) or not any(
-            arg.keyword is not None and arg.keyword.value == "validation_data" for arg in inner.args):
+    if not isinstance(inner, cst.Call) or inner.func.attr.value != "fit":
         return inner
     return _through(rewrite, HELPER, inner)
 

@@ -10,8 +10,9 @@ def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper
     TF 1.x fed the full arrays at each step, Keras 3 cuts them into batches. A batch size (keyword or
     third positional) changed nothing there but the validation batches (tensorflow/tpu @ c2ac4b9
     tools/colab/autoencoder_embeddings.ipynb: `batch_size=128, steps_per_epoch=468`), so it goes through
-    the helper too. A dataset or generator (one positional argument) and a TensorFlow module's own fit
-    are left alone."""
+    the helper too, and so does a dataset or generator (one positional argument: TF 1.x stopped training
+    when it ran out, tests/migrate/test_keras_steps_run_out.py). A TensorFlow module's own fit is left
+    alone."""
     assert_codemod(NAME, """
         import tensorflow as tf
 
@@ -25,7 +26,7 @@ def test_fit_of_x_and_y_with_steps_and_no_batch_size_goes_through_the_tf1_helper
         import estimator_bridge.compat.keras_methods
 
         estimator_bridge.compat.keras_methods.fit_tf1(model, train_x.values, train_y.values, steps_per_epoch = steps_per_epoch, epochs=epochs)
-        model.fit(dataset, steps_per_epoch=5, epochs=3)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, dataset, steps_per_epoch=5, epochs=3)
         estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, 32, steps_per_epoch=5)
         estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, batch_size=8, steps_per_epoch=5)
         tf.keras.Model.fit(m, x, steps_per_epoch=3)
