@@ -23,7 +23,7 @@ import re
 
 import libcst as cst
 
-from migrate.codemods import keras_methods
+from migrate.codemods import keras_methods, keras_tpu
 from migrate.codemods.base import dotted_name
 from migrate.codemods.keras_methods import _validation_restarted
 from migrate.codemods.registry import Codemod
@@ -70,7 +70,18 @@ def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) ->
     inner = keras_methods.leave_call(rewrite, original_node, updated_node)
     if not isinstance(inner, cst.Call) or inner.func.attr.value != "fit":
         return inner
+    if _converted(rewrite, inner):
+        return inner   # a keras_to_tpu_model model's: KerasToTPUStrategy's statement rewrite wraps x, after this
     return _through(rewrite, HELPER, inner)
+
+
+def _converted(rewrite, call: cst.Call) -> bool:
+    """Whether the receiver of `call` is named like a model keras_to_tpu_model converted in this file: KerasToTPUStrategy
+    feeds the fit that KerasRemovedMethods makes of its fit_generator through tpu_model_input, after the call
+    rewrites (feeds_tpu_model_input cannot see it on the fit_generator call)."""
+    state = rewrite.state.get(keras_tpu.NAME)
+    receiver = dotted_name(call.func.value)
+    return bool(state and receiver and any(name == receiver for _, name in state["conversions"]))
 
 
 def _through(rewrite, helper: str, call: cst.Call) -> cst.Call:
@@ -85,6 +96,8 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
         return _generator_call(rewrite, original_node, updated_node)
     if not _is_candidate(rewrite, original_node):
         return None
+    if keras_tpu.feeds_tpu_model_input(rewrite, original_node, updated_node):
+        return None   # a keras_to_tpu_model model's: KerasToTPUStrategy's statement rewrite wraps x, after this
     # the same call's other rewrites first: KerasRemovedMethods' (Keras 3: float steps, validation restart),
     # else the validation restart alone
     if keras_methods.NAME in rewrite.state:
