@@ -48,6 +48,7 @@ Pure functions of harvested runs.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 from verify import discrete
 from verify.judge import DEFAULT_MARGIN, OUTSIDE, Judgement, judge
@@ -219,6 +220,93 @@ def judge_calibrated(oracle_runs: list[dict], ours: dict, *, rtol: float, margin
     return replace(judgement, calibration=calibration)
 
 
+@dataclass(frozen=True)
+class ByTriples(Calibration):
+    """The self-check against every 3 of N > 3 oracle runs: the verdict of a side judged again after
+    escalation on a random oracle (verify/escalation.py). The figures (sections, overall) are the
+    self-check against all N runs, for the table; the verdict is the share of triples the side fails,
+    held to the larger of a majority and the worst share a held-out oracle run fails against the
+    triples of the other N-1 (the oracle against itself, one level up)."""
+
+    triples: int = 0
+    failed_triples: int = 0
+    section_failures: tuple[tuple[str, int], ...] = ()  # (section, triples it failed in)
+    oracle_shares: tuple[float, ...] = ()  # held-out oracle run k: share of the other runs' triples it fails
+
+    @property
+    def share(self) -> float:
+        return self.failed_triples / self.triples if self.triples else 0.0
+
+    @property
+    def allowed_share(self) -> float:
+        return max([MAJORITY, *self.oracle_shares])
+
+    @property
+    def passed(self) -> bool:
+        return self.share < MAJORITY or self.share <= self.allowed_share
+
+    @property
+    def failed_sections(self) -> list[str]:
+        if self.passed:
+            return []
+        most = [name for name, count in self.section_failures if 2 * count >= self.triples]
+        return most or [name for name, count in self.section_failures if count]
+
+    def lines(self) -> list[str]:
+        runs = len(self.overall.oracle)
+        head = (f"judged against each of the {self.triples} triples of the {runs} oracle runs with the 3-run "
+                f"self-check: FAIL against {self.failed_triples} of {self.triples} ("
+                + (", ".join(f"{name} {count}" for name, count in self.section_failures if count) or "none")
+                + "); each oracle run against the other runs' triples: FAIL against "
+                + ", ".join(f"{share:.0%}" for share in self.oracle_shares)
+                + f"; allowed: less than half, or up to the oracle's worst ({self.allowed_share:.0%}): "
+                + ("PASS" if self.passed else "FAIL (" + ", ".join(self.failed_sections) + ")"))
+        figures = Calibration(self.sections, self.overall, self.margin)
+        return [head] + [f"against all {runs} runs (figures only): " + line for line in figures.lines()]
+
+    def as_json(self) -> dict:
+        return {**super().as_json(), "rule": "triples", "triples": self.triples,
+                "failed_triples": self.failed_triples, "section_failures": dict(self.section_failures),
+                "oracle_shares": list(self.oracle_shares), "allowed_share": self.allowed_share}
+
+
+MAJORITY = 0.5
+
+
+def _failed_share(oracle_runs: list[dict], ours: dict, rtol: float, margin: float) -> tuple[list[Calibration], float]:
+    verdicts = [calibrate(list(triple), ours, rtol=rtol, margin=margin) for triple in combinations(oracle_runs, MIN_RUNS)]
+    return verdicts, sum(not verdict.passed for verdict in verdicts) / len(verdicts)
+
+
+def judge_by_triples(oracle_runs: list[dict], ours: dict, *, rtol: float, margin: float = DEFAULT_MARGIN) -> Judgement:
+    """The side against N > 3 oracle runs of a random oracle, each triple judged as a 3-run verdict is.
+
+    Judging against all N at once widens every allowance (margin x the range of N runs grows with
+    N) and forgives real shifts; each triple keeps the 3-run rule's power. The side passes when it
+    fails fewer than half the triples, or no larger a share than some oracle run fails against the
+    triples of the others (on the test bed's bert run_classifier, 6 TF 1.15 runs: two of them fail
+    6 of 10, so the 3-run rule's own false FAILs there are no rare event). On synthetic harvests
+    (docs/results/2026-11-28-stochastic-programs.md) a loss shifted by 5-10x its noise still fails
+    as often as with 3 runs, where judging against all 6 at once let 10 of 60 more pass.
+    """
+    if len(oracle_runs) <= MIN_RUNS:
+        return judge_calibrated(oracle_runs, ours, rtol=rtol, margin=margin)
+    # the numbers: against the first 3 runs, the verdict escalation reconsiders (the spread rule against
+    # all N would pass the side before the triples are asked: Judgement.passed trusts the spread rule)
+    judgement = replace(_judge(oracle_runs[:MIN_RUNS], ours, rtol, margin), oracle_runs=len(oracle_runs))
+    figures = calibrate(oracle_runs, ours, rtol=rtol, margin=margin)
+    verdicts, _ = _failed_share(oracle_runs, ours, rtol, margin)
+    failures = {section.section: 0 for section in figures.sections}
+    for verdict in verdicts:
+        for name in verdict.failed_sections:
+            failures[name] = failures.get(name, 0) + 1
+    shares = tuple(_failed_share(oracle_runs[:k] + oracle_runs[k + 1:], run, rtol, margin)[1]
+                   for k, run in enumerate(oracle_runs))
+    return replace(judgement, calibration=ByTriples(figures.sections, figures.overall, margin, len(verdicts),
+                                                    sum(not verdict.passed for verdict in verdicts),
+                                                    tuple(sorted(failures.items())), shares))
+
+
 SHOWN = 5
 
 
@@ -232,8 +320,9 @@ def notes(judgement: Judgement) -> list[str]:
     lines = list(calibration.lines()) + one_step
     outside = sorted(judgement.outside, key=lambda n: -n.difference / n.allowed)
     if outside and calibration.passed:
-        lines.append(f"{len(outside)} number(s) outside {judgement.margin:g} x the spread of all "
-                     f"{judgement.oracle_runs} runs, within what the oracle misses against itself: " + "; ".join(
+        spread_of = (f"oracle runs 1-{MIN_RUNS}" if isinstance(calibration, ByTriples)
+                     else f"all {judgement.oracle_runs} runs")
+        lines.append(f"{len(outside)} number(s) outside {judgement.margin:g} x the spread of {spread_of}, within what the oracle misses against itself: " + "; ".join(
                          f"{n.where} {n.difference:.1e} (allowed {n.allowed:.1e})" for n in outside[:SHOWN])
                      + (f"; {len(outside) - SHOWN} more in verify.json" if len(outside) > SHOWN else ""))
     return lines

@@ -51,6 +51,38 @@ def draw(rng, model, *, heavy=True, scale=None, loss_shift=0.0):
             "variables": variables, "final_checkpoint": f"model.ckpt-{STEPS}"}
 
 
+def dropout_truth(rng, variables=120):
+    """A program shaped like the test bed's tiny BERTs with unseeded dropout: one logged loss (step 1),
+    an evaluation of 2 numbers, variables of 2, 4 or 16 elements, half of them optimizer slots."""
+    sizes = rng.choice([2, 4, 16, 16, 16, 16], variables)
+    return {"loss": 0.69, "eval": np.array([0.7, 0.6]),
+            "variables": [rng.normal(0, 1, int(size)) * 10 ** rng.uniform(-2, 0) for size in sizes],
+            "noise": [10 ** rng.uniform(-3.5, -2) for _ in range(variables)]}
+
+
+def dropout_draw(rng, model, *, scale=None, loss_shift=0.0):
+    """One run of dropout_truth: every run an independent random draw (normal noise, dropout's masks
+    averaged over many units), the step-1 loss included (2e-3 of it: bert run_classifier's oracle runs
+    differ by 1.9e-3 there). An optimizer slot's sampled elements barely move while its L2 norm (its
+    few largest elements) moves by its full noise: the real harvests' worst numbers are such norms."""
+    loss = model["loss"] * (1 + 2e-3 * rng.normal()) + loss_shift
+    variables = {}
+    for index, (values, sd) in enumerate(zip(model["variables"], model["noise"])):
+        rms = math.sqrt(float(np.mean(values * values)))
+        drawn = values + sd * rms * rng.normal(0, 1, len(values))
+        l2 = float(np.linalg.norm(drawn))
+        if index % 2:
+            drawn = values + (drawn - values) * 0.05
+            l2 = float(np.linalg.norm(values) * (1 + sd * rng.normal()))
+        if scale and scale[0] == f"layer_{index}/kernel":
+            drawn, l2 = drawn * scale[1], l2 * scale[1]
+        variables[f"layer_{index}/kernel"] = {"shape": [len(values)], "values": [float(v) for v in drawn], "l2": l2}
+    evaluation = model["eval"] * (1 + 3e-3 * rng.normal(0, 1, 2))
+    return {"scalars": {"loss_1": {"1": float(loss)}},
+            "evaluation": {"eval": {"eval_loss": {"16": float(evaluation[0])}, "metric": {"16": float(evaluation[1])}}},
+            "variables": variables, "final_checkpoint": "model.ckpt-16"}
+
+
 def oracle_and_side(seed, runs=3, quiet=None, **side):
     """`runs` oracle runs and a side, all drawn from one model; `quiet`: a variable index given 1e-4 noise."""
     rng = np.random.default_rng(seed)

@@ -89,16 +89,31 @@ def test_a_passing_side_or_an_oracle_without_self_check_is_not_escalated():
     assert escalation.narrow_failure(judged(two, side), two, side) is None  # no calibration with 2 runs
 
 
-def test_continuous_numbers_just_beyond_the_calibrated_bounds_are_not_escalated():
+def test_continuous_numbers_just_beyond_the_calibrated_bounds_are_escalated_and_judged_by_triples():
     """The generator's exchangeable sides the calibrated rule fails (test_calibration: seed 6, one loss
-    step at 4.2x its allowance; seed 7, one evaluation metric at 1.8x) stay failed: escalating such
-    near misses also let 7 more of 40 loss series shifted by 5-10x their noise pass
-    (calibration_trials `shifted`, docs/results/2026-11-28-escalation.md)."""
+    step at 4.2x its allowance; seed 7, one evaluation metric at 1.8x): its oracle is random beyond
+    rounding (every step-1 loss differs by ~1e-3), so they are continuous near misses, judged again
+    against every triple of the runs (judging against all the runs at once let 7 more of 40 loss
+    series shifted by 5-10x their noise pass: docs/results/2026-11-28-escalation.md)."""
     for seed in (6, 7):
-        oracle, side = oracle_and_side(seed)
+        rng = np.random.default_rng(seed)
+        model = truth(rng)
+        oracle, side = [draw(rng, model) for _ in range(3)], draw(rng, model)  # oracle_and_side(seed)
         judgement = judged(oracle, side)
         assert not judgement.passed
-        assert escalation.narrow_failure(judgement, oracle, side) is None, seed
+        reason = escalation.narrow_failure(judgement, oracle, side)
+        assert reason is not None and reason.startswith("the oracle is random beyond rounding"), seed
+        again = escalation.judge_again(judgement, oracle, oracle + [draw(rng, model) for _ in range(3)], side)
+        # measured: seed 6 fails 6 of the 20 triples (PASS), seed 7 fails 11 (still FAIL: its metric is
+        # beyond most triples' bounds, as a real difference would be)
+        assert again.calibration.triples == 20 and again.passed == (seed == 6), seed
+
+
+def test_a_flipped_count_ratio_is_judged_again_against_all_the_runs():
+    oracle, side = runs(1, 6, crossed=(4,))
+    before = judged(oracle[:3], side)
+    again = escalation.judge_again(before, oracle[:3], oracle, side)
+    assert again.passed and not hasattr(again.calibration, "triples")
 
 
 def test_the_summary_counts_the_added_runs_and_their_time():
