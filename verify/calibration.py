@@ -239,11 +239,13 @@ class ByTriples(Calibration):
 
     @property
     def allowed_share(self) -> float:
-        return max([MAJORITY, *self.oracle_shares])
+        """A majority, or the oracle's worst share when every held-out run had MIN_TRIPLES triples to
+        fail (N >= 6: with 4 runs one held-out triple each, a share is all or nothing)."""
+        return max([MAJORITY, *(self.oracle_shares if len(self.oracle_shares) >= MIN_SHARE_RUNS else ())])
 
     @property
     def passed(self) -> bool:
-        return self.share < MAJORITY or self.share <= self.allowed_share
+        return self.share < MAJORITY or (self.share <= self.allowed_share and self.share < 1.0)
 
     @property
     def failed_sections(self) -> list[str]:
@@ -271,6 +273,7 @@ class ByTriples(Calibration):
 
 
 MAJORITY = 0.5
+MIN_SHARE_RUNS = 6  # oracle runs for their own shares to count: each held out against C(5,3) = 10 triples
 
 
 def _failed_share(oracle_runs: list[dict], ours: dict, rtol: float, margin: float) -> tuple[list[Calibration], float]:
@@ -283,8 +286,8 @@ def judge_by_triples(oracle_runs: list[dict], ours: dict, *, rtol: float, margin
 
     Judging against all N at once widens every allowance (margin x the range of N runs grows with
     N) and forgives real shifts; each triple keeps the 3-run rule's power. The side passes when it
-    fails fewer than half the triples, or no larger a share than some oracle run fails against the
-    triples of the others (on the test bed's bert run_classifier, 6 TF 1.15 runs: two of them fail
+    fails fewer than half the triples, or (with 6 or more runs) no larger a share than some oracle run
+    fails against the triples of the others, never all of them (on the test bed's bert run_classifier, 6 TF 1.15 runs: two of them fail
     6 of 10, so the 3-run rule's own false FAILs there are no rare event). On synthetic harvests
     (docs/results/2026-11-28-stochastic-programs.md) a loss shifted by 5-10x its noise still fails
     as often as with 3 runs, where judging against all 6 at once let 10 of 60 more pass.
