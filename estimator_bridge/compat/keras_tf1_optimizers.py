@@ -252,9 +252,13 @@ class Adam(TF1KernelOptimizer):
     def kernels(self):
         return tf.raw_ops.ResourceApplyAdam, None
 
+    def _powers(self, dtype):
+        """beta1^t and beta2^t of this step: tf.train's running products."""
+        return tuple(tf.cast(power, dtype) for power in self._beta_powers)
+
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype
-        beta1_power, beta2_power = (tf.cast(power, dtype) for power in self._beta_powers)
+        beta1_power, beta2_power = self._powers(dtype)
         rows = rows_or_dense(gradient)
         if rows is None:
             index = self._get_variable_index(variable)
@@ -308,20 +312,10 @@ class KerasAdam(Adam):
     def _backend_update_step(self, grads, trainable_variables, learning_rate):
         TF1KernelOptimizer._backend_update_step(self, grads, trainable_variables, learning_rate)
 
-    def update_step(self, gradient, variable, learning_rate):
-        dtype = variable.dtype
+    def _powers(self, dtype):
+        """beta1^t and beta2^t of this step, pow(beta, step) as Keras' OptimizerV2 computed them."""
         step = tf.cast(self.iterations + 1, dtype)
-        beta1_power, beta2_power = (tf.pow(tf.cast(beta, dtype), step) for beta in (self.beta1, self.beta2))
-        rows = rows_or_dense(gradient)
-        if rows is None:
-            index = self._get_variable_index(variable)
-            tf.raw_ops.ResourceApplyAdam(
-                var=variable.handle, m=self._slot_variables["m"][index].handle,
-                v=self._slot_variables["v"][index].handle, beta1_power=beta1_power, beta2_power=beta2_power,
-                lr=tf.cast(learning_rate, dtype), beta1=tf.cast(self.beta1, dtype), beta2=tf.cast(self.beta2, dtype),
-                epsilon=tf.cast(self.epsilon, dtype), grad=tf.cast(tf.convert_to_tensor(gradient), dtype))
-            return
-        self._sparse_step(rows, variable, tf.cast(learning_rate, dtype), beta1_power, beta2_power)
+        return tuple(tf.pow(tf.cast(beta, dtype), step) for beta in (self.beta1, self.beta2))
 
     def get_config(self):
         config = super().get_config()
