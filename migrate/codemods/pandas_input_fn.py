@@ -12,11 +12,8 @@ MIG304 finding.
 
 from __future__ import annotations
 
-import libcst as cst
-
-from migrate.codemods.call_arguments import bind_arguments
+from migrate.codemods.ordered_input_fn import ordered_lookup
 from migrate.codemods.registry import Codemod
-from migrate.resolve import Match
 from migrate.tables.entries import Replacement
 
 # TF 1.15's spellings (canonical names); contrib.learn's wrapper (default shuffle=True) passed its
@@ -28,27 +25,7 @@ TARGET = Replacement("estimator_bridge.inputs.pandas_input_fn")
 SIGNATURE = ("x", "y", "batch_size", "num_epochs", "shuffle", "queue_capacity", "num_threads", "target_column")
 
 
-def _arguments(call) -> dict[str, cst.BaseExpression] | None:
-    """The call's arguments by TF 1.15's parameter name; None when one cannot be placed."""
-    args = getattr(call, "args", ())
-    if not all(isinstance(arg, cst.Arg) for arg in args):
-        return None
-    bound = bind_arguments(args, SIGNATURE)
-    return None if bound is None else {name: arg.value for name, arg in bound.items()}
-
-
-def lookup(canonical_name: str, raw_name: str, call) -> Match | None:
-    if canonical_name not in KEYS or not isinstance(call, cst.Call):
-        return None
-    passed = _arguments(call)
-    if passed is None:
-        return None
-    shuffle, threads = passed.get("shuffle"), passed.get("num_threads")
-    if not (isinstance(shuffle, cst.Name) and shuffle.value == "False"):
-        return None
-    if threads is not None and not (isinstance(threads, cst.Integer) and threads.evaluated_value == 1):
-        return None
-    return Match(canonical_name, TARGET, 0)
+lookup = ordered_lookup(KEYS, SIGNATURE, TARGET)
 
 
 CODEMOD = Codemod(
