@@ -58,6 +58,15 @@ WRAPPED = {"fit": "fit", "fit_generator": "fit", "evaluate": "evaluate", "evalua
 CALLBACKS_POSITION = {"fit": 5, "fit_generator": 4}  # fit(x, y, batch_size, epochs, verbose, callbacks, ...)
 
 
+def _has_weights(model):
+    """Whether the model's weights exist: TF 1.15's `weights` of a Sequential without an input shape
+    raises ValueError until its first call (TF 2.x's Keras returns [])."""
+    try:
+        return bool(model.weights)
+    except ValueError:
+        return False
+
+
 class StartMismatch(RuntimeError):
     """The side's model does not have the oracle's layers and weights: no common start."""
 
@@ -299,8 +308,8 @@ class Recorder(object):
 
     def begin(self, model, index):
         """First use of a built model: save its weights (oracle run 1) or load the oracle's."""
-        if index in self.started or not model.weights:
-            return  # unbuilt (a subclassed model before its first call): the callback tries again
+        if index in self.started or not _has_weights(model):
+            return  # unbuilt (a subclassed model, a Sequential without an input shape): fit's callback tries again
         self.started.add(index)
         values, structure = model_weights(model, index)
         if self.start is None:

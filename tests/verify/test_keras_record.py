@@ -180,3 +180,28 @@ def test_a_tf_keras_notebook_is_recorded_too(tmp_path):
     completed, record = _run(sys.executable, path, tmp_path / "run")
     assert completed.returncode == 0, completed.stderr[-3000:]
     _check_record(record)
+
+
+@pytest.mark.oracle
+def test_a_sequential_without_input_shape_first_used_by_predict_runs_in_tf115(tmp_path):
+    """TF 1.15's `weights` of a Sequential built by its first call raises ValueError before that call
+    (TF 2.x's Keras returns []): the recorder asked it at `predict` and stopped the oracle run of
+    training-data-analyst's Taxifare notebook (`model.predict(one_item, steps=1)` builds the model
+    before `.summary()` and `fit`). Unbuilt, the start weights are taken at `fit` as for a subclassed
+    model; the program's own numbers are recorded."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(cell) for cell in (
+        CELLS[0], CELLS[1],
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(UNITS, activation='relu'), tf.keras.layers.Dense(3)])\n"
+        "model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss='mse')\n"
+        "first = model.predict(x[:2])\n"
+        "history = model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)\n"
+        "probabilities = model.predict(x[:4])")]
+    path = tmp_path / "unbuilt.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    completed, record = _run(oracle_python("tf115"), path, tmp_path / "tf115")
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert sorted(record["scalars"]["keras/batch/loss"], key=int) == [str(step) for step in range(1, 7)]
+    assert [len(record["outputs"][key]) for key in ("keras_predict.0", "keras_predict.1")] == [6, 12]
+    with np.load(tmp_path / "tf115" / "keras_record" / "keras_start.npz") as start:
+        assert start["keras/model0/layer00/kernel"].shape == (6, 8)
