@@ -28,11 +28,16 @@ KERAS3_ONLY = frozenset({"KerasCompileOptimizers", "KerasRemovedMethods", "Keras
 # which reports them with the replacement (MIG305; GoogleCloudPlatform/training-data-analyst's
 # 08_image_keras mnistmodel got 0 findings and stopped at run time).
 NOT_SERVED_BY_TF_KERAS = ("keras.estimator",)
+# Keras layers TF 1.x wrote under another name: TF 1.13's feature_column_v2.FeatureLayer is the layer
+# TF 1.14 renamed DenseFeatures (the same arguments; training-data-analyst's Taxifare notebook, 2019).
+RENAMED = {"tensorflow.python.feature_column.feature_column_v2.FeatureLayer": TARGET + ".layers.DenseFeatures"}
 
 
 def _lookup(canonical_name: str, raw_name: str, call) -> Match | None:
     if any(canonical_name == name or canonical_name.startswith(name + ".") for name in NOT_SERVED_BY_TF_KERAS):
         return None
+    if canonical_name in RENAMED:
+        return Match(canonical_name, Replacement(RENAMED[canonical_name]), 0)
     if canonical_name == ROOT:
         return Match(ROOT, Replacement(TARGET), 0)
     if canonical_name.startswith(ROOT + "."):

@@ -70,6 +70,8 @@ BRIDGE_API = frozenset({
     "compat.keras2_utils.print_summary", "compat.tpu_system.initialize_tpu_system",
     # Keras 2's ImageDataGenerator whose flows Keras 3's fit takes (oracle-tested)
     "compat.keras2_image.ImageDataGenerator",
+    # Keras 2's DenseFeatures (feature columns) as a Keras 3 layer (oracle-tested)
+    "compat.keras_dense_features.DenseFeatures",
     # tf.contrib.tpu's device_assignment with TF 1.15's assignment (oracle-tested)
     "compat.contrib_tpu.device_assignment",
     # tf.contrib's optimizers (our tf.compat.v1.train optimizers on TF's kernels, oracle-tested)

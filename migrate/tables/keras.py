@@ -36,6 +36,12 @@ KERAS.update({
 # (estimator_bridge/compat/keras_batch_norm.py, measured there): the subclass keeps Keras 2's update.
 KERAS["keras.layers.BatchNormalization"] = Replacement("estimator_bridge.compat.keras_batch_norm.BatchNormalization")
 
+# Keras 3 has no feature-column layer (DenseFeatures; TF 1.13 called it feature_column_v2.FeatureLayer):
+# training-data-analyst's Taxifare notebooks (2019) stopped at an AttributeError. TF's feature columns
+# as a Keras 3 layer (estimator_bridge/compat/keras_dense_features.py, oracle-tested).
+for _name in ("keras.layers.DenseFeatures", "tensorflow.python.feature_column.feature_column_v2.FeatureLayer"):
+    KERAS[_name] = Replacement("estimator_bridge.compat.keras_dense_features.DenseFeatures")
+
 
 @dataclass(frozen=True)
 class KerasOptimizer:
