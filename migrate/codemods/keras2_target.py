@@ -20,6 +20,7 @@ ROOT = "keras"
 TARGET = "tf_keras"
 # Codemods of the default pipeline that only make Keras 2 code run on Keras 3 (tf-keras runs it as is).
 KERAS3_ONLY = frozenset({"KerasCompileOptimizers", "KerasRemovedMethods", "KerasModelSaveName", "KerasTensorSchedules", "KerasMetricsNames",
+                         "Keras2MetricFunctions",
                          "KerasArgumentSpellings"})
 
 
