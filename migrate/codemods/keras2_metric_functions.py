@@ -4,8 +4,8 @@ Keras 2 (TF 1.x's tf.keras to TF 2.15's) cast `y_true` and `y_pred` to float32 a
 one rank before calling a metric function; Keras 3 calls it on the tensors as they come, so `(batch,)` labels against a
 `(batch, 1)` output broadcast to `(batch, batch)` in a user's `rmse` (training-data-analyst's
 Taxifare notebook, 2019: every batch's rmse off by 1.5e-4 relative, the loss itself equal). Each
-element of a `metrics=` list or tuple that is a plain name the module does not import (its own
-function) becomes `estimator_bridge.compat.keras2_metrics.metric(<name>)`, which wraps a function
+element of a `metrics=` list or tuple that is a plain name not bound by a TensorFlow or Keras import
+(its own function, or one of its modules': `from metrics import auc_roc`) becomes `estimator_bridge.compat.keras2_metrics.metric(<name>)`, which wraps a function
 (and passes anything else through) at run time. Keras 3 only: tf-keras calls metric functions as
 Keras 2 always did.
 """
@@ -39,12 +39,13 @@ def _metrics_index(call: cst.Call) -> int | None:
 
 
 def _own_functions(rewrite, value: cst.BaseExpression) -> list[int]:
-    """Indexes of the elements of a `metrics=` list/tuple that are names the module does not import."""
+    """Indexes of the elements of a `metrics=` list/tuple that are names not bound by a TensorFlow or
+    Keras import (the program's functions, its own modules' included)."""
     if not isinstance(value, (cst.List, cst.Tuple)):
         return []
     return [index for index, element in enumerate(value.elements)
             if isinstance(element.value, cst.Name) and element.value.value not in ("None", "True", "False")
-            and not rewrite.import_names(element.value)]
+            and not rewrite.watched(element.value)]
 
 
 def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:

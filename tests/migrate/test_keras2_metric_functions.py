@@ -20,24 +20,29 @@ from tests.support.oracles import REPO_ROOT, oracle_python, run_current_json, ru
 PROGRAM = REPO_ROOT / "tests" / "migrate" / "programs" / "keras_metric_function.py"
 BEFORE = ("import tensorflow as tf\n"
           "from tensorflow.keras import metrics\n"
+          "from tensorflow.keras.metrics import mse\n"
+          "from my_metrics import auc_roc\n"
           "def rmse(y_true, y_pred):\n"
           "    return tf.sqrt(tf.reduce_mean(tf.square(y_pred - y_true)))\n"
           "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])\n"
-          "model.compile(optimizer='sgd', loss='mse', metrics=[rmse, metrics.mae, 'mse'])\n")
+          "model.compile(optimizer='sgd', loss='mse', metrics=[rmse, metrics.mae, 'mse', mse, auc_roc])\n")
 AFTER = ("import tensorflow as tf\n"
          "from tensorflow.keras import metrics\n"
+         "from tensorflow.keras.metrics import mse\n"
+         "from my_metrics import auc_roc\n"
          "import estimator_bridge.compat.keras2_metrics\n\n"
          "def rmse(y_true, y_pred):\n"
          "    return tf.sqrt(tf.reduce_mean(tf.square(y_pred - y_true)))\n"
          "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])\n"
          "model.compile(optimizer='sgd', loss='mse', "
-         "metrics=[estimator_bridge.compat.keras2_metrics.metric(rmse), metrics.mae, 'mean_squared_error'])\n")
+         "metrics=[estimator_bridge.compat.keras2_metrics.metric(rmse), metrics.mae, 'mean_squared_error', mse, "
+         "estimator_bridge.compat.keras2_metrics.metric(auc_roc)])\n")
 
 
 def test_own_metric_functions_are_wrapped_on_keras_3(monkeypatch):
     monkeypatch.setenv(ENVIRONMENT, "3")
     migrated, findings = migrate_text(BEFORE, "model.py", verify=True)
-    assert migrated == AFTER      # an imported metric is Keras' own; the string keeps TF 1.x's name
+    assert migrated == AFTER      # Keras' own metrics are left; the string keeps TF 1.x's name
     assert findings == []
 
 
