@@ -12,7 +12,8 @@ and:
   * TF 2.x code: the TF 2.x API (`tf_keras.api._v2.keras`), eagerly, as TF 2.0-2.15 ran it.
 
 Nothing of Keras is patched (tf-keras is the Keras these programs were written for), except where
-tf-keras cannot run in graph mode: `.weights.h5` names (compat/tf_keras_graph_weights.py), and one
+tf-keras cannot run in graph mode: `.weights.h5` names (compat/tf_keras_graph_weights.py), where NumPy 2
+differs from the NumPy 1.x TF 1.x ran on (the loss its loops return: float64, compat/tf_keras_tf1_float64.py), and one
 measured exception for TF 1.x programs: tf-keras takes a sigmoid's or softmax's input as the logits of
 any crossentropy, where TF 1.15 did so only for the loss's own activation (a sigmoid output under
 `sparse_categorical_crossentropy` gave another loss from the first batch: 2.4267669 for TF 1.15's
@@ -106,9 +107,10 @@ def decide_for_sources(sources) -> None:
         # TensorFlow's own switch: graph mode, v1 control flow and variables, and the TF 1.x names
         # Keras reads from it ('acc' for metrics=['accuracy'])
         tf.compat.v1.disable_v2_behavior()
-        from estimator_bridge.compat import tf_keras_graph_weights
+        from estimator_bridge.compat import tf_keras_graph_weights, tf_keras_tf1_float64
 
         tf_keras_graph_weights.install()
+        tf_keras_tf1_float64.install()
         _LOG.info("estimator_bridge: %s", chosen.reason)
 
 
