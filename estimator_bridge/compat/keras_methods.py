@@ -10,6 +10,8 @@ decides at run time, as Keras 2 did.
 
 from __future__ import annotations
 
+import sys
+
 
 def reset_states(obj):
     """Keras 2's `obj.reset_states()` on Keras 3 objects; the object's own method when it has one.
@@ -164,8 +166,11 @@ def _default_strategy(model) -> bool:
     return strategy is None or type(strategy).__name__ == "_DefaultDistributionStrategy"
 
 
-def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
-    """`model.fit(...)` of a TF 1.x program on numpy arrays, with TF 1.x's batches.
+_NOT_GIVEN = object()   # fit_tf1's x, y, batch_size when the call did not give them
+
+
+def fit_tf1(model, x=_NOT_GIVEN, y=_NOT_GIVEN, batch_size=_NOT_GIVEN, *args, **kwargs):
+    """`model.fit(...)` of a TF 1.x program, with TF 1.x's batches and losses.
 
     For numpy inputs on a model built outside any strategy (TF 1.x's Keras, graph mode):
     - `steps_per_epoch`: TF 1.x fed the *whole* arrays at every one of the N steps, a `batch_size`
@@ -177,41 +182,120 @@ def fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):
     - `x` and `y` with `shuffle` left True: TF 1.x drew each epoch's order with numpy's global
       generator, Keras 3 and tf-keras with TensorFlow's; this fits on keras_tf1_shuffle's batches
       (`validation_split` taken off the end first, as TF 1.x did; no `class_weight`).
-    Anything else (datasets, generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
+    A keras Sequence (no `class_weight`) is read as TF 1.x's one stream for the whole fit
+    (keras_tf1_sequence: Python's `random` order per pass, a short Sequence cycled through); a tf.data
+    dataset's training loss is TF 1.x's mean of the step losses (keras_step_mean).
+    Anything else (generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
     arrays into batches too) is `model.fit(...)` as written.
     With `validation_data` a generator, Sequence or dataset, val_loss is TF 1.x's mean of the step
     losses (compat/keras_step_mean.py); with `steps_per_epoch` on a finite dataset or a generator,
     training stops after an epoch the data ran out in, as TF 1.x's did (`stop_when_data_runs_out`).
+    The `fit` of anything that is not a Keras model (`scaler.fit(x)`, `classifier.fit(x, y)`: the call
+    alone cannot tell) is called exactly as written.
     """
     from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
 
+    if not _keras_model(model):
+        return model.fit(*_as_written(x, y, batch_size, args), **_as_written_keywords(x, y, batch_size, kwargs))
+    x, y, batch_size = (None if value is _NOT_GIVEN else value for value in (x, y, batch_size))
     named = dict(zip(KERAS2_FIT_POSITIONS, args))
     steps = named.get("steps_per_epoch", kwargs.get("steps_per_epoch"))
     if steps and runs_out_once(x):
         args, kwargs = _with_callback(args, kwargs, stop_when_data_runs_out(model, steps, x))
-    if per_step(named.get("validation_data", kwargs.get("validation_data"))):
-        with step_mean_losses(model):   # TF 1.x's val_loss over steps; the training loss stays per sample
+    if _streamed(model, x, named.get("class_weight", kwargs.get("class_weight"))):
+        x, args, kwargs = _as_tf1_stream(x, steps, named.get("shuffle", kwargs.get("shuffle", True)), args, kwargs)
+    training = _dataset(x) and _default_strategy(model)   # TF 1.x: the training loss over steps on a dataset
+    validation = per_step(named.get("validation_data", kwargs.get("validation_data")))
+    if training or validation:
+        with step_mean_losses(model, train=training, test=validation):
             return _fit_tf1(model, x, y, batch_size, *args, **kwargs)
     return _fit_tf1(model, x, y, batch_size, *args, **kwargs)
 
 
 def fit_generator_tf1(model, *args, **kwargs):
-    """tf-keras' `model.fit_generator(...)` with TF 1.x's val_loss over a generator, Sequence or dataset:
-    the mean of the validation steps' losses (compat/keras_step_mean.py)."""
+    """tf-keras' `model.fit_generator(...)` with TF 1.x's batches and losses: a Sequence (no `class_weight`)
+    read as TF 1.x's one stream for the whole fit (keras_tf1_sequence), one worker; a dataset's training
+    loss and the val_loss over a generator, Sequence or dataset as TF 1.x's mean of the step losses
+    (compat/keras_step_mean.py); training stopped after an epoch a dataset or generator ran out in."""
     import inspect
 
+    from estimator_bridge.compat import keras_tf1_sequence
     from estimator_bridge.compat.keras_step_mean import per_step, step_mean_losses
 
     bound = inspect.signature(model.fit_generator).bind_partial(*args, **kwargs)
     arguments = bound.arguments
-    if arguments.get("steps_per_epoch") and runs_out_once(arguments.get("generator")):
+    data = arguments.get("generator")
+    if arguments.get("steps_per_epoch") and runs_out_once(data):
         arguments["callbacks"] = [*(arguments.get("callbacks") or ()),
-                                  stop_when_data_runs_out(model, arguments["steps_per_epoch"],
-                                                          arguments.get("generator"))]
-    if per_step(arguments.get("validation_data")):
-        with step_mean_losses(model):
+                                  stop_when_data_runs_out(model, arguments["steps_per_epoch"], data)]
+    if _streamed(model, data, arguments.get("class_weight")):
+        arguments["steps_per_epoch"] = arguments.get("steps_per_epoch") or len(data)
+        arguments["generator"] = keras_tf1_sequence.stream(data, arguments.get("shuffle", True))
+        arguments["shuffle"] = False
+        # one reader: a generator is not read by several threads (TF 1.x's enqueuer served the order anyway)
+        arguments["workers"], arguments["use_multiprocessing"] = 1, False
+    training = _dataset(data) and _default_strategy(model)
+    validation = per_step(arguments.get("validation_data"))
+    if training or validation:
+        with step_mean_losses(model, train=training, test=validation):
             return model.fit_generator(*bound.args, **bound.kwargs)
     return model.fit_generator(*bound.args, **bound.kwargs)
+
+
+def _keras_model(model) -> bool:
+    """Whether `model` is a Keras 3 or tf-keras model (anything else's fit is not TF 1.x Keras')."""
+    import keras
+
+    if isinstance(model, keras.Model):
+        return True
+    tf_keras = sys.modules.get("tf_keras")   # a tf-keras model exists only once tf_keras is imported
+    return tf_keras is not None and isinstance(model, tf_keras.Model)
+
+
+def _as_written(x, y, batch_size, args) -> list:
+    """The positional arguments of the call fit_tf1 stands for: x, y, batch_size up to the first one not given."""
+    positional = []
+    for value in (x, y, batch_size):
+        if value is _NOT_GIVEN:
+            return positional
+        positional.append(value)
+    return [*positional, *args]
+
+
+def _as_written_keywords(x, y, batch_size, kwargs) -> dict:
+    """Its keyword arguments: those of x, y, batch_size given after one that was not, and the rest."""
+    keywords, missing = {}, False
+    for name, value in (("x", x), ("y", y), ("batch_size", batch_size)):
+        missing = missing or value is _NOT_GIVEN
+        if missing and value is not _NOT_GIVEN:
+            keywords[name] = value
+    return {**keywords, **kwargs}
+
+
+def _streamed(model, data, class_weight) -> bool:
+    """Whether fit reads `data` as TF 1.x's stream over a Sequence: a Sequence, a model outside any
+    strategy (TF 1.x had no Sequence loop under one), no `class_weight` (Keras 3 takes none with a
+    generator; the Sequence is then read by Keras as before)."""
+    from estimator_bridge.compat import keras_tf1_sequence
+
+    return class_weight is None and keras_tf1_sequence.is_sequence(data) and _default_strategy(model)
+
+
+def _as_tf1_stream(sequence, steps, shuffle, args, kwargs):
+    """(x, args, kwargs) of a Keras 2 `fit(sequence, ...)` call made to read TF 1.x's stream over `sequence`."""
+    from estimator_bridge.compat import keras_tf1_sequence
+
+    args, kwargs = _with_argument(args, kwargs, "steps_per_epoch", steps or len(sequence))
+    args, kwargs = _with_argument(args, kwargs, "shuffle", False)
+    return keras_tf1_sequence.stream(sequence, bool(shuffle)), args, kwargs
+
+
+def _dataset(data) -> bool:
+    try:
+        import tensorflow as tf
+    except ImportError:  # pragma: no cover - the compat layer runs with TensorFlow
+        return False
+    return isinstance(data, tf.data.Dataset)
 
 
 def runs_out_once(data) -> bool:
@@ -271,11 +355,18 @@ def stop_when_data_runs_out(model, steps_per_epoch, data=None):
 def _with_callback(args, kwargs, callback):
     """(args, kwargs) of a Keras 2 `fit` call (after x, y, batch_size) with `callback` added to its callbacks."""
     position = KERAS2_FIT_POSITIONS.index("callbacks")
+    callbacks = args[position] if len(args) > position else kwargs.get("callbacks")
+    return _with_argument(args, kwargs, "callbacks", [*(callbacks or ()), callback])
+
+
+def _with_argument(args, kwargs, name, value):
+    """(args, kwargs) of a Keras 2 `fit` call (after x, y, batch_size) with the argument `name` set to `value`."""
+    position = KERAS2_FIT_POSITIONS.index(name)
     if len(args) > position:
         args = list(args)
-        args[position] = [*(args[position] or ()), callback]
+        args[position] = value
         return tuple(args), kwargs
-    return args, {**kwargs, "callbacks": [*(kwargs.get("callbacks") or ()), callback]}
+    return args, {**kwargs, name: value}
 
 
 def _fit_tf1(model, x=None, y=None, batch_size=None, *args, **kwargs):

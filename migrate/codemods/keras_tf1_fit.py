@@ -15,6 +15,10 @@ strategy: TF 1.x's batches; anything else: `model.fit` as written). Files writte
   tf-keras weigh them by batch size); the helper decides at run time (compat/keras_step_mean.py).
 - `fit(data, steps_per_epoch=N, ...)` / `fit_generator(...)`: TF 1.x read a finite dataset or a generator
   through one iterator and stopped training when it ran out; Keras 3 and tf-keras restart it each epoch.
+- `fit(x, ...)` without y: with x a keras Sequence, TF 1.x read it as one stream for the whole fit (its
+  order drawn with Python's `random` per pass, a short Sequence cycled through); with x a dataset, its
+  training loss was the mean of the step losses. The helper decides at run time, and calls the fit of
+  anything that is not a Keras model (`scaler.fit(x)`) as written.
 """
 
 from __future__ import annotations
@@ -51,10 +55,13 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
         # x and y positionally, a batch size or not (arrays: TF 1.x's whole arrays each step), or x alone
         # (a dataset or generator: TF 1.x stopped when it ran out)
         return len(positional) <= 3
-    # x and y given (arrays: a dataset or generator comes alone), TF 1.x's shuffle not turned off
     with_y = len(positional) >= 2 or (len(positional) == 1 and "y" in keywords) or {"x", "y"} <= set(keywords)
+    if not with_y:
+        # x alone: a Sequence (TF 1.x's one stream over it) or a dataset (TF 1.x's training loss over steps)
+        return bool(positional) or "x" in keywords
+    # x and y given (arrays: a dataset or generator comes alone), TF 1.x's shuffle not turned off
     shuffle = keywords.get("shuffle", positional[8].value if len(positional) > 8 else None)
-    return with_y and not (isinstance(shuffle, cst.Name) and shuffle.value == "False")
+    return not (isinstance(shuffle, cst.Name) and shuffle.value == "False")
 
 
 def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:

@@ -37,8 +37,9 @@ def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
     """GoogleCloudPlatform/cloudml-samples @ a2a46dc tpu/templates/tpu_keras/trainer.py (2018):
     `np.random.seed(0)` then `model.fit(sequences, labels, epochs=3)`. TF 1.x drew each epoch's order
     from numpy's generator, Keras 3 and tf-keras from TensorFlow's. A literal `shuffle=False` (keyword
-    or ninth positional) keeps the order on every Keras and is left; so are a dataset or generator
-    alone."""
+    or ninth positional) keeps the order of arrays on every Keras and is left. x alone (a Sequence: TF 1.x
+    read it as one stream, its order from Python's random; a dataset: TF 1.x's training loss over steps;
+    tests/migrate/test_keras_sequence_fit.py) goes through the helper, with any shuffle."""
     assert_codemod(NAME, """
         import tensorflow as tf
 
@@ -48,6 +49,8 @@ def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
         model.fit(x, y, shuffle=False)
         model.fit(x, y, 8, 2, 0, None, 0.0, None, False)
         model.fit(dataset, epochs=3)
+        model.fit(x=sequence, shuffle=False)
+        model.fit()
         """, """
         import tensorflow as tf
         import estimator_bridge.compat.keras_methods
@@ -57,7 +60,9 @@ def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
         estimator_bridge.compat.keras_methods.fit_tf1(model, x=x, y=y, shuffle=shuffle)
         model.fit(x, y, shuffle=False)
         model.fit(x, y, 8, 2, 0, None, 0.0, None, False)
-        model.fit(dataset, epochs=3)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, dataset, epochs=3)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x=sequence, shuffle=False)
+        model.fit()
         """)
 
 
