@@ -117,7 +117,8 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
 CODEMOD = Codemod(
     name="KerasTF1Fit",
     description="In TF1 files, fit(x, y, ...) on arrays gets TF 1.x's batches: the full arrays each step with "
-                "steps_per_epoch, each epoch's order from numpy's generator when shuffled.",
+                "steps_per_epoch, each epoch's order from numpy's generator when shuffled; a Sequence read as TF 1.x's "
+                "one stream, a dataset's training loss over steps (decided at run time).",
     order=13,   # before KerasRemovedMethods (14), whose validation wrap of the same call is applied here
     leave_call=leave_call,
     text_trigger=lambda text: _FIT_CALL.search(text) is not None,
