@@ -243,13 +243,10 @@ def fit_generator_tf1(model, *args, **kwargs):
 
 
 def _keras_model(model) -> bool:
-    """Whether `model` is a Keras 3 or tf-keras model (anything else's fit is not TF 1.x Keras')."""
-    import keras
-
-    if isinstance(model, keras.Model):
-        return True
-    tf_keras = sys.modules.get("tf_keras")   # a tf-keras model exists only once tf_keras is imported
-    return tf_keras is not None and isinstance(model, tf_keras.Model)
+    """Whether `model` is a Keras 3 or tf-keras model (anything else's fit is not TF 1.x Keras'). A model of
+    either exists only once its package is imported: neither is imported here."""
+    return any(package is not None and isinstance(model, package.Model)
+               for package in (sys.modules.get("keras"), sys.modules.get("tf_keras")))
 
 
 def _as_written(x, y, batch_size, args) -> list:
