@@ -31,8 +31,14 @@ RENAMED = tuple(name for name, entry in REMOVED_METHODS.items() if entry.target 
 _CALL = re.compile(r"\.\s*(?:%s)\s*\(" % "|".join(METHODS + RENAMED))
 
 
+# The bridge's own helper modules (estimator_bridge.compat.keras_methods, ...) that earlier rewrites
+# import: they do not make a file Keras (a contrib.learn SKCompat `clf.fit(x, y, steps=...)` gets
+# keras_methods.fit_tf1; a second run then took its `clf.predict(x)` for a Keras model's).
+_BRIDGE_KERAS_MODULES = re.compile(r"estimator_bridge\.compat\.keras\w*")
+
+
 def _keras_file(text: str) -> bool:
-    return "keras" in text and _CALL.search(text) is not None
+    return "keras" in _BRIDGE_KERAS_MODULES.sub("", text) and _CALL.search(text) is not None
 
 
 def _is_candidate(rewrite, original_node: cst.Call, call: cst.Call) -> bool:
