@@ -110,7 +110,8 @@ def name_scope_in_trace() -> str:
     return scope
 
 
-def _in_trace() -> bool:
+def in_trace() -> bool:
+    """True while this thread builds a model_fn trace (graph code, not the eager context)."""
     return bool(getattr(_state, "bases", None)) and not tf.executing_eagerly()
 
 
@@ -178,7 +179,7 @@ def tf1_variable_name(requested: str) -> str:
     weight = _keras2_weight_name(caller, requested)
     if getattr(caller, TF1_SCOPED_LAYER_ATTRIBUTE, False):
         return f"{_tf1_scope_of(caller)}/{weight}"
-    if _in_trace():
+    if in_trace():
         scope = ops.get_default_graph().get_name_scope()
         base = _bases()[-1]
         if base and (scope == base or scope.startswith(base + "/")):
@@ -198,7 +199,7 @@ def _install() -> None:
     def builds_by_running_call(layer):
         # In a trace, False: sub-layers build at their own first call (TF1), not all at once
         # under the container's name scope in a scratch graph.
-        return False if _in_trace() else might_have_unbuilt_state(layer)
+        return False if in_trace() else might_have_unbuilt_state(layer)
 
     _keras_layer_module.might_have_unbuilt_state = builds_by_running_call
 
@@ -206,7 +207,7 @@ def _install() -> None:
     enter = name_scope.__enter__
 
     def entered_once_per_parent(self):
-        if not _in_trace() or not isinstance(self.caller, _keras_layer_module.Layer):
+        if not in_trace() or not isinstance(self.caller, _keras_layer_module.Layer):
             return enter(self)
         graph = ops.get_default_graph()
         known = _graph_memo("keras_scopes")

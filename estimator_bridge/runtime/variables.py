@@ -26,7 +26,7 @@ import tensorflow as tf
 from tensorflow.python.framework import ops
 from tensorflow.python.ops import resource_variable_ops
 
-from estimator_bridge.runtime import keras_names, tf1_hashing
+from estimator_bridge.runtime import keras_names, keras_random, tf1_hashing  # noqa: F401 (keras_random: installs)
 from estimator_bridge.runtime.variable_op import answer_op_name
 
 GraphKeys = tf.compat.v1.GraphKeys
