@@ -1,4 +1,4 @@
-"""tf.contrib.lookup's vocabulary tables, served by TF 2.21's own lookup ops.
+"""tf.contrib.lookup's vocabulary tables and HashTable, served by TF 2.21's own lookup ops.
 
 `index_table_from_file` and `index_to_string_table_from_file` are TF 2.21's
 tensorflow/python/ops/lookup_ops.py functions, which tf.contrib.lookup re-exported and TF 2.21 no
@@ -15,10 +15,10 @@ NER/text input pipelines (guillaumegenthial/tf_ner's
 from __future__ import annotations
 
 import tensorflow as tf
-from tensorflow.python.ops import lookup_ops
+from tensorflow.python.ops import gen_lookup_ops, lookup_ops
 from tensorflow.python.ops.lookup_ops import FastHashSpec, index_table_from_file, index_to_string_table_from_file
 
-__all__ = ["index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
+__all__ = ["HashTable", "index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
            "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
            "string_to_index_table_from_file", "string_to_index_table_from_tensor"]
 
@@ -69,3 +69,39 @@ def index_to_string(tensor, mapping, default_value="UNK", name=None):
     """Deprecated in TF 1.15: `index_to_string_table_from_tensor(mapping, ...).lookup(tensor)`."""
     table = index_to_string_table_from_tensor(mapping=mapping, default_value=default_value, name=name)
     return table.lookup(tensor)
+
+
+class HashTable(tf.compat.v1.lookup.StaticHashTable):
+    """tf.contrib.lookup.HashTable: TF 2.21's StaticHashTable plus what contrib's table had.
+
+    Measured on TF 1.15 against TF 2.21: the same HashTableV2 table, lookup, size and export, but
+    contrib's class also took `shared_name=` (None: the table is private, node attribute
+    shared_name ""), where StaticHashTable always names the table "hash_table_<uuid>"; had the
+    `init` property (StaticHashTable's `initializer`); and its `export(name=)` named the export op
+    itself "<name>_Export", where StaticHashTable's op sits under that name scope, and its exported
+    keys had the static shape [None] (TF 2.21's shape function leaves the rank unknown). Its
+    initializer is added to TABLE_INITIALIZERS, so `tf.compat.v1.tables_initializer()` runs it.
+    Used by TF1 label mappings (`HashTable(KeyValueTensorInitializer(keys, vals), -1).lookup(labels)`).
+    """
+
+    def __init__(self, initializer, default_value, shared_name=None, name=None):
+        self._contrib_shared_name = shared_name or ""
+        super().__init__(initializer, default_value, name=name)
+
+    def _create_resource(self):
+        self._shared_name = self._contrib_shared_name
+        return super()._create_resource()
+
+    @property
+    def init(self):
+        """The op that fills the table (contrib's name for `initializer`)."""
+        return self.initializer
+
+    def export(self, name=None):
+        """All keys and values in the table, the export op named as contrib named it."""
+        with tf.compat.v1.name_scope(name, f"{self.name}_Export", [self.resource_handle]) as scope:
+            keys, values = gen_lookup_ops.lookup_table_export_v2(self.resource_handle, self._key_dtype,
+                                                                 self._value_dtype, name=scope)
+        keys.set_shape([None])  # scalar keys: TF 1.15's shape function said so, TF 2.21's does not
+        values.set_shape(keys.get_shape().concatenate(self._value_shape))
+        return keys, values

