@@ -76,7 +76,7 @@ class HashTable(tf.compat.v1.lookup.StaticHashTable):
 
     Measured on TF 1.15 against TF 2.21: the same HashTableV2 table, lookup, size and export, but
     contrib's class also took `shared_name=` (None: the table is private, node attribute
-    shared_name ""), where StaticHashTable always names the table "hash_table_<uuid>"; had the
+    shared_name "" in a graph), where StaticHashTable always names the table "hash_table_<uuid>"; had the
     `init` property (StaticHashTable's `initializer`); and its `export(name=)` named the export op
     itself "<name>_Export", where StaticHashTable's op sits under that name scope, and its exported
     keys had the static shape [None] (TF 2.21's shape function leaves the rank unknown). Its
@@ -89,7 +89,11 @@ class HashTable(tf.compat.v1.lookup.StaticHashTable):
         super().__init__(initializer, default_value, name=name)
 
     def _create_resource(self):
-        self._shared_name = self._contrib_shared_name
+        # Eagerly, an unnamed table keeps StaticHashTable's unique name: with contrib's "" every
+        # unnamed table was one resource (measured on TF 1.15 and here: a second table's lookups
+        # returned the first's values), a defect no program can have relied on.
+        if self._contrib_shared_name or not tf.executing_eagerly():
+            self._shared_name = self._contrib_shared_name
         return super()._create_resource()
 
     @property
