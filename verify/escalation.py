@@ -12,11 +12,12 @@ escalated. "Narrow" (narrow_failure):
   * the training phase failed the calibrated rule (verify/calibration.py) with nothing missing,
     unexpected or mismatched (those no spread can forgive);
   * 1 to MAX_COUNT_RATIOS of its numbers outside are count ratios every oracle run repeats
-    exactly (on a lattice k/n with the side's value, verify/discrete.py) -- an accuracy that
-    flipped -- and the continuous numbers of their series (the same evaluation's losses) are all
-    within their allowance against every oracle run. A FAIL on continuous numbers alone is not
-    escalated: 3 x the range of 6 runs is wider than of 3, and on synthetic harvests escalating
-    such near misses let a loss shifted by 5-10x its noise pass in 9 of 40 trials instead of 2;
+    exactly (named as an accuracy or a copy of one, on a lattice k/n with the side's value:
+    discrete.count_ratios) -- an accuracy that flipped -- and the continuous numbers of their
+    series (the same evaluation's losses) are all within their allowance against every oracle
+    run. A FAIL on continuous numbers alone is not escalated: 3 x the range of 6 runs is wider
+    than of 3, and on synthetic harvests escalating such near misses let a loss shifted by
+    5-10x its noise pass in 9 of 40 trials instead of 2;
   * without those count ratios, every failing section is within NARROW times both its
     calibrated bounds (count of numbers outside and worst ratio, against every subset).
 
@@ -103,14 +104,11 @@ def summary_line(escalated: dict | None) -> str:
             f"{escalated['runs_added']} more run(s){kept} in {escalated['seconds']:.0f} s")
 
 
-def repeated_count_ratio(number: Judged, oracle_flat: list[dict]) -> bool:
-    """An accuracy-like number outside: a count ratio (lattice k/n with the side's value) all oracle runs repeat."""
-    if number.verdict != OUTSIDE or number.where.split(".", 1)[0] not in discrete.SECTIONS:
+def repeated_count_ratio(number: Judged, oracle_flat: list[dict], ratios: frozenset[str]) -> bool:
+    """An accuracy outside: a count ratio (discrete.count_ratios: named so, or a copy of one) all oracle runs repeat."""
+    if number.verdict != OUTSIDE or number.where not in ratios:
         return False
-    if any(run.get(number.where) != number.oracle for run in oracle_flat):
-        return False
-    denominators = (discrete.denominator(number.oracle), discrete.denominator(number.ours))
-    return None not in denominators and max(denominators) <= discrete.MAX_DENOMINATOR
+    return all(run.get(number.where) == number.oracle for run in oracle_flat)
 
 
 def _section(where: str) -> str:
@@ -152,7 +150,8 @@ def continuous_near_miss(judgement: Judgement, oracle_runs: list[dict]) -> str |
     if random is None:
         return None  # an oracle that only rounds differently: its spread is no draw to repeat
     flat = [flatten_numbers(run) for run in oracle_runs]
-    if any(repeated_count_ratio(n, flat) for n in judgement.outside):
+    ratios = discrete.count_ratios(judgement)
+    if any(repeated_count_ratio(n, flat, ratios) for n in judgement.outside):
         return None  # a flipped count ratio: flipped_count_ratio's rule, or not narrow
     parts = []
     for section in calibrated.sections:
@@ -180,7 +179,8 @@ def flipped_count_ratio(judgement: Judgement, oracle_runs: list[dict], ours: dic
     if judgement.passed or calibrated is None or judgement.missing or judgement.unexpected or judgement.mismatched:
         return None
     flat = [flatten_numbers(run) for run in oracle_runs]
-    counts = [n for n in judgement.outside if repeated_count_ratio(n, flat)]
+    ratios = discrete.count_ratios(judgement)
+    counts = [n for n in judgement.outside if repeated_count_ratio(n, flat, ratios)]
     if not counts or len(counts) > MAX_COUNT_RATIOS:
         return None  # continuous near misses alone: more runs widen 3 x the spread (module docstring)
     count_series = {series_of(n.where) for n in counts}

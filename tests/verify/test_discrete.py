@@ -128,3 +128,64 @@ def test_a_kept_work_folder_is_judged_again_without_running(tmp_path, capsys):
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith(f"{tmp_path.name} runner: FAIL (3 oracle runs; spread rule FAIL; failed sections: ")
     assert printed[1].startswith("    oracle against itself (each of 3 runs held out")
+
+
+# --- a count ratio on evidence: its name (or a copy of a named one), not a value in [0, 1] ---------
+
+
+def with_eval(side: dict, **numbers: float) -> dict:
+    """`side` with more evaluation numbers at step 20."""
+    side = json.loads(json.dumps(side))
+    side["evaluation"]["eval"].update({name: {"20": value} for name, value in numbers.items()})
+    return side
+
+
+def test_a_continuous_number_the_oracle_repeats_gets_no_step():
+    # a loss term 0.3 every oracle run repeats (deterministic: a fixed penalty) beside losses that vary;
+    # 0.35 on the side is 17% away, yet 3/10 and 7/20 are "one step of 1/20" apart on a lattice
+    oracle = [with_eval(run_, weight_penalty=0.3) for run_ in ORACLE]
+    side = with_eval(run(7.4401, 0.6933), weight_penalty=0.35)
+    assert discrete.step(0.3, 0.35) == 20  # the lattice alone would forgive it
+    judgement = judged(side, oracle)
+    assert not judgement.passed
+    assert [n.where for n in judgement.outside] == ["evaluation.eval.weight_penalty.20"]
+    assert discrete.note(judgement) is None
+
+
+def test_a_real_accuracy_beside_it_still_gets_its_step():
+    oracle = [with_eval(run_, weight_penalty=0.3) for run_ in ORACLE]
+    judgement = judged(with_eval(run(7.4401, 0.6933, accuracy=19 / 160), weight_penalty=0.3), oracle)
+    assert judgement.passed
+    assert [n.where for n in discrete.one_step_numbers(judgement)] == ["evaluation.eval.masked_lm_accuracy.20",
+                                                                        "outputs.eval_results.txt.2"]
+
+
+def test_the_lattice_alone_is_no_evidence():
+    # a Keras batch loss of the test bed (float32) lies within float32 rounding of 1208/3985
+    assert discrete.denominator(0.3031367063522339) == 3985
+    judgement = calibration.judge(ORACLE, run(7.4401, 0.6933), rtol=1e-4, margin=3.0)
+    ratios = discrete.count_ratios(judgement)
+    assert "evaluation.eval.masked_lm_accuracy.20" in ratios and "evaluation.eval.next_sentence_accuracy.20" in ratios
+    assert not any("loss" in where or "global_step" in where for where in ratios)
+
+
+@pytest.mark.parametrize("where,named", [
+    ("evaluation.eval.eval_accuracy.8", True), ("scalars.keras/epoch/val_acc.3", True),
+    ("evaluation.eval.top_1_accuracy.4", True), ("scalars.keras/batch/sparse_categorical_accuracy.7", True),
+    ("evaluation.eval.precision.10", True), ("evaluation.eval.recall.10", True),
+    ("evaluation.eval.loss.20", False), ("scalars.learning_rate.5", False), ("scalars.current_epoch.2", False),
+    ("outputs.model_params.txt.2", False), ("evaluation.eval.accumulated_loss.20", False),
+    ("variables.dense/kernel.values.0", False)])
+def test_names_that_say_count_ratio(where, named):
+    assert discrete.named_count_ratio(where) is named
+
+
+def test_an_unnamed_copy_of_an_accuracy_is_one_too():
+    # tpu_efficientnet writes its top-1 accuracy again to best_objective.txt; model_params.txt holds
+    # hyperparameters (0.2, 0.25) that are no count, even where a side's value lands on a lattice
+    def harvest(top_1: float, drop_connect: float) -> dict:
+        return {"evaluation": {"eval": {"top_1_accuracy": {"4": top_1}, "loss": {"4": 7.2}}},
+                "outputs": {"best_objective.txt": [top_1], "model_params.txt": [0.99, drop_connect]}}
+
+    judgement = calibration.judge([harvest(0.0, 0.2)] * 3, harvest(0.25, 0.25), rtol=1e-4, margin=3.0)
+    assert discrete.count_ratios(judgement) == {"evaluation.eval.top_1_accuracy.4", "outputs.best_objective.txt.0"}

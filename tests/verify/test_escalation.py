@@ -137,3 +137,17 @@ def test_the_note_says_why_how_many_runs_and_the_verdict():
     line = escalation.note(record, "migrated", judged(oracle, side))
     assert line == ("escalated: the training phase failed narrowly against 3 oracle runs (evaluation: ...); "
                     "3 more oracle run(s) in 121 s, judged again against all 6: FAIL")
+
+
+def test_a_continuous_number_the_oracle_repeats_is_no_flipped_count_ratio():
+    # a number in [0, 1] every oracle run repeats exactly (here a hyperparameter written to an output
+    # file, 0.2) is no accuracy: a side at 0.25 is a different program, not an example that flipped,
+    # so more oracle runs cannot turn it (before: it counted as a count ratio k/n and was escalated)
+    oracle, side = runs(1, 3)
+    oracle = [dict(run, evaluation={"eval": {**run["evaluation"]["eval"], "eval_accuracy": {str(STEPS): 14 / 23}}},
+                   outputs={"model_params.txt": [0.99, 0.2]}) for run in oracle]
+    side = dict(side, evaluation={"eval": {**side["evaluation"]["eval"], "eval_accuracy": {str(STEPS): 14 / 23}}},
+                outputs={"model_params.txt": [0.99, 0.25]})
+    judgement = judged(oracle, side)
+    assert not judgement.passed and [n.where for n in judgement.outside] == ["outputs.model_params.txt.1"]
+    assert escalation.flipped_count_ratio(judgement, oracle, side) is None
