@@ -177,12 +177,14 @@ def fit_tf1(model, x=_NOT_GIVEN, y=_NOT_GIVEN, batch_size=_NOT_GIVEN, *args, **k
       too; TF 2.x's Keras and Keras 3 cut the arrays into N batches of ceil(len(x) / N) (or of
       `batch_size`, running out when they are fewer than N) instead, so every step and every loss
       changes (`fit(train_x.values, train_y.values, steps_per_epoch=5, epochs=50)`). Without
-      `validation_split` and `sample_weight` this fits on `Dataset.from_tensors((x, y)).repeat()`
-      (the full arrays, N times per epoch).
-    - `x` and `y` with `shuffle` left True: TF 1.x drew each epoch's order with numpy's global
-      generator, Keras 3 and tf-keras with TensorFlow's; this fits on keras_tf1_shuffle's batches
-      (`validation_split` taken off the end first, as TF 1.x did; no `class_weight`).
-    A keras Sequence (no `class_weight`) is read as TF 1.x's one stream for the whole fit
+      `validation_split` this fits on `Dataset.from_tensors((x, y[, weights])).repeat()`
+      (the full arrays, N times per epoch; `sample_weight` / `class_weight` as TF 1.x's per-row weights).
+    - `x` and `y`: TF 1.x drew each epoch's order with numpy's global generator (unless `shuffle=False`)
+      and the validation rows' after each epoch's training (whatever `shuffle` said), Keras 3 and
+      tf-keras with TensorFlow's; this fits on keras_tf1_shuffle's batches (`validation_split` taken
+      off the end first, as TF 1.x did; `class_weight` as TF 1.x's per-row weights, times
+      `sample_weight`, which Keras 3 refuses together).
+    A keras Sequence (no `class_weight`, or a dict of them) is read as TF 1.x's one stream for the whole fit
     (keras_tf1_sequence: Python's `random` order per pass, a short Sequence cycled through); a tf.data
     dataset's training loss is TF 1.x's mean of the step losses (keras_step_mean).
     Anything else (generators, a model of a TPU/Mirrored strategy, where TF 1.x split the
@@ -202,8 +204,10 @@ def fit_tf1(model, x=_NOT_GIVEN, y=_NOT_GIVEN, batch_size=_NOT_GIVEN, *args, **k
     steps = named.get("steps_per_epoch", kwargs.get("steps_per_epoch"))
     if steps and runs_out_once(x):
         args, kwargs = _with_callback(args, kwargs, stop_when_data_runs_out(model, steps, x))
-    if _streamed(model, x, named.get("class_weight", kwargs.get("class_weight"))):
-        x, args, kwargs = _as_tf1_stream(x, steps, named.get("shuffle", kwargs.get("shuffle", True)), args, kwargs)
+    class_weight = named.get("class_weight", kwargs.get("class_weight"))
+    if _streamed(model, x, class_weight):
+        x, args, kwargs = _as_tf1_stream(x, steps, named.get("shuffle", kwargs.get("shuffle", True)), class_weight,
+                                         args, kwargs)
     training = _dataset(x) and _default_strategy(model)   # TF 1.x: the training loss over steps on a dataset
     validation = per_step(named.get("validation_data", kwargs.get("validation_data")))
     if training or validation:
@@ -213,7 +217,7 @@ def fit_tf1(model, x=_NOT_GIVEN, y=_NOT_GIVEN, batch_size=_NOT_GIVEN, *args, **k
 
 
 def fit_generator_tf1(model, *args, **kwargs):
-    """tf-keras' `model.fit_generator(...)` with TF 1.x's batches and losses: a Sequence (no `class_weight`)
+    """tf-keras' `model.fit_generator(...)` with TF 1.x's batches and losses: a Sequence (`class_weight` a dict or none)
     read as TF 1.x's one stream for the whole fit (keras_tf1_sequence), one worker; a dataset's training
     loss and the val_loss over a generator, Sequence or dataset as TF 1.x's mean of the step losses
     (compat/keras_step_mean.py); training stopped after an epoch a dataset or generator ran out in."""
@@ -230,7 +234,8 @@ def fit_generator_tf1(model, *args, **kwargs):
                                   stop_when_data_runs_out(model, arguments["steps_per_epoch"], data)]
     if _streamed(model, data, arguments.get("class_weight")):
         arguments["steps_per_epoch"] = arguments.get("steps_per_epoch") or len(data)
-        arguments["generator"] = keras_tf1_sequence.stream(data, arguments.get("shuffle", True))
+        arguments["generator"] = keras_tf1_sequence.stream(data, arguments.get("shuffle", True),
+                                                           arguments.pop("class_weight", None))
         arguments["shuffle"] = False
         # one reader: a generator is not read by several threads (TF 1.x's enqueuer served the order anyway)
         arguments["workers"], arguments["use_multiprocessing"] = 1, False
@@ -271,20 +276,23 @@ def _as_written_keywords(x, y, batch_size, kwargs) -> dict:
 
 def _streamed(model, data, class_weight) -> bool:
     """Whether fit reads `data` as TF 1.x's stream over a Sequence: a Sequence, a model outside any
-    strategy (TF 1.x had no Sequence loop under one), no `class_weight` (Keras 3 takes none with a
-    generator; the Sequence is then read by Keras as before)."""
+    strategy (TF 1.x had no Sequence loop under one), no `class_weight` or a dict of them (the stream
+    weighs each batch's rows as TF 1.x did; anything else is read by Keras as before)."""
     from estimator_bridge.compat import keras_tf1_sequence
 
-    return class_weight is None and keras_tf1_sequence.is_sequence(data) and _default_strategy(model)
+    return ((class_weight is None or isinstance(class_weight, dict)) and keras_tf1_sequence.is_sequence(data)
+            and _default_strategy(model))
 
 
-def _as_tf1_stream(sequence, steps, shuffle, args, kwargs):
+def _as_tf1_stream(sequence, steps, shuffle, class_weight, args, kwargs):
     """(x, args, kwargs) of a Keras 2 `fit(sequence, ...)` call made to read TF 1.x's stream over `sequence`."""
     from estimator_bridge.compat import keras_tf1_sequence
 
     args, kwargs = _with_argument(args, kwargs, "steps_per_epoch", steps or len(sequence))
     args, kwargs = _with_argument(args, kwargs, "shuffle", False)
-    return keras_tf1_sequence.stream(sequence, bool(shuffle)), args, kwargs
+    if class_weight is not None:   # in the stream's batches (Keras 3 takes no class_weight with a generator)
+        args, kwargs = _with_argument(args, kwargs, "class_weight", None)
+    return keras_tf1_sequence.stream(sequence, bool(shuffle), class_weight), args, kwargs
 
 
 def _dataset(data) -> bool:
@@ -388,19 +396,24 @@ def _fit_full_arrays(model, x, y, batch_size, named):
     TF 1.15's loop fed the whole arrays to each of the `steps_per_epoch` steps and used `batch_size`
     only for validation arrays without `validation_steps`: shuffled batches of that size, one numpy
     draw per epoch (as in keras_tf1_shuffle). Without a batch size there TF 1.x itself failed; such
-    validation data is left to Keras.
+    validation data is left to Keras. `sample_weight` / `class_weight`: TF 1.x's per-row weights, whole
+    at every step too.
     """
     import tensorflow as tf
 
     from estimator_bridge.compat import keras_tf1_shuffle as tf1
 
-    if not named.get("steps_per_epoch") or named.get("validation_split") or named.get("sample_weight") is not None:
+    weights, class_weight = named.get("sample_weight"), named.get("class_weight")
+    if (not named.get("steps_per_epoch") or named.get("validation_split")
+            or ((weights is not None or class_weight is not None)
+                and (y is None or not (weights is None or _arrays(weights)) or not _tf1_class_weight(y, class_weight)))):
         return None
+    weights = tf1.class_sample_weights(y, named.pop("class_weight", None), named.pop("sample_weight", None))
     validation = _validation_arrays(named.get("validation_data"))
     if validation is not None and batch_size is not None and named.get("validation_steps") is None:
         named["validation_data"] = tf1.batches(model, *validation, batch_size)
-    data = tf.data.Dataset.from_tensors(x if y is None else (x, y)).repeat()
-    return model.fit(data, **named)
+    whole = x if y is None else (x, y) if weights is None else (x, y, weights)
+    return model.fit(tf.data.Dataset.from_tensors(whole).repeat(), **named)
 
 
 def _validation_arrays(validation_data):
@@ -414,18 +427,23 @@ def _validation_arrays(validation_data):
 
 
 def _fit_tf1_shuffled(model, x, y, batch_size, named):
-    """TF 1.x's `fit` on arrays with shuffle: keras_tf1_shuffle's batches for training and validation.
+    """TF 1.x's `fit` on arrays: keras_tf1_shuffle's batches for training and validation.
 
-    TF 1.x's loop shuffled the validation rows too (its validation pass ran with the loop's default
-    `shuffle=True`), one more numpy draw after each epoch's training, which moves every later epoch's
-    order; the validation arrays are served the same way.
+    TF 1.x's loop shuffled the validation rows whatever `shuffle` said (its validation pass ran with the
+    loop's default `shuffle=True`), one numpy draw after each epoch's training, which moves a per-batch
+    metric and every later epoch's order; the validation arrays are served that way, the training rows
+    in numpy's order when shuffled, else in order. `class_weight` (one output's labels) becomes TF 1.x's
+    per-row weights (times `sample_weight`), taken off with `validation_split` as TF 1.x did.
     """
     from estimator_bridge.compat import keras_tf1_shuffle as tf1
 
     weights = named.pop("sample_weight", None)
-    if (named.get("steps_per_epoch") or named.get("shuffle", True) is not True
-            or named.get("class_weight") is not None or not (weights is None or _arrays(weights))):
+    class_weight = named.pop("class_weight", None)
+    shuffle = named.get("shuffle", True)
+    if (named.get("steps_per_epoch") or isinstance(shuffle, str) or not (weights is None or _arrays(weights))
+            or not _tf1_class_weight(y, class_weight)):
         return None
+    weights = tf1.class_sample_weights(y, class_weight, weights)
     split = named.pop("validation_split", 0.0) or 0.0
     validation = named.get("validation_data")
     if split and validation is None:
@@ -439,7 +457,14 @@ def _fit_tf1_shuffled(model, x, y, batch_size, named):
     if validation is not None and named.get("validation_steps") is None:
         named["validation_data"] = tf1.batches(model, *validation, batch_size)
     named["shuffle"] = False
-    return model.fit(tf1.batches(model, x, y, weights, batch_size), **named)
+    return model.fit(tf1.batches(model, x, y, weights, batch_size, shuffle=bool(shuffle)), **named)
+
+
+def _tf1_class_weight(y, class_weight) -> bool:
+    """Whether the bridge applies `class_weight` as TF 1.x did: none, or a dict over one output's label array."""
+    import numpy as np
+
+    return class_weight is None or (isinstance(class_weight, dict) and isinstance(y, np.ndarray))
 
 
 def legacy_lr_schedule(schedule):

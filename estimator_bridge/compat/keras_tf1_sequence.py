@@ -41,12 +41,16 @@ def is_sequence(data) -> bool:
     return isinstance(data, _sequence_classes())
 
 
-def stream(sequence, shuffle=True):
+def stream(sequence, shuffle=True, class_weight=None):
     """The batches TF 1.x's OrderedEnqueuer served from `sequence`, pass after pass, without end.
 
     A batch given as a list is given as a tuple (what Keras 3's own Sequence reader does; its
-    generator reader takes tuples only). An empty Sequence gives nothing.
+    generator reader takes tuples only). An empty Sequence gives nothing. With `class_weight`, each
+    batch comes with TF 1.x's per-row weights (its train_on_batch weighed every batch so, times the
+    batch's own sample weights).
     """
+    from estimator_bridge.compat.keras_tf1_shuffle import class_sample_weights
+
     order = list(range(len(sequence)))
     if not order:
         return
@@ -59,4 +63,8 @@ def stream(sequence, shuffle=True):
             random.shuffle(order)
         for index in order:
             batch = sequence[index]
-            yield tuple(batch) if isinstance(batch, list) else batch
+            batch = tuple(batch) if isinstance(batch, list) else batch
+            if class_weight is not None:
+                x, y, *weights = batch
+                batch = (x, y, class_sample_weights(y, class_weight, weights[0] if weights else None))
+            yield batch

@@ -43,8 +43,9 @@ def _sequence_base(model):
     return keras.utils.PyDataset
 
 
-def batches(model, x, y, sample_weight=None, batch_size=None):
-    """TF 1.x's shuffled batches of the arrays `x`, `y` (and `sample_weight`), one epoch per pass.
+def batches(model, x, y, sample_weight=None, batch_size=None, shuffle=True):
+    """TF 1.x's shuffled batches of the arrays `x`, `y` (and `sample_weight`), one epoch per pass
+    (`shuffle=False`: the rows in order, no draw).
 
     Keras 3 announces each epoch (`on_epoch_begin`) and reads a batch or two before the first one
     only to learn their shapes (then ends that pseudo-epoch): the order is drawn when the epoch
@@ -66,7 +67,8 @@ def batches(model, x, y, sample_weight=None, batch_size=None):
 
         def _draw(self):
             self.order = np.arange(count)
-            np.random.shuffle(self.order)
+            if shuffle:
+                np.random.shuffle(self.order)
 
         def __len__(self):
             return (count + size - 1) // size
@@ -86,3 +88,30 @@ def batches(model, x, y, sample_weight=None, batch_size=None):
             self.order = None
 
     return TF1ShuffledBatches()
+
+
+def class_sample_weights(y, class_weight, sample_weight=None):
+    """TF 1.x Keras' per-row weights of `fit(..., class_weight=..., sample_weight=...)` on one output's labels.
+
+    TF 1.x turned `class_weight` into one weight per row before batching (training_utils.
+    standardize_weights): the class of a row is the argmax of a one-hot label, the label itself for one
+    column; every class in `y` must have a weight; with `sample_weight` too, the two multiply (Keras 3
+    refuses both at once, tf-keras fails on them). Returns `sample_weight` when `class_weight` is None.
+    """
+    import numpy as np
+
+    if class_weight is None:
+        return sample_weight
+    y = np.asarray(y)
+    if y.ndim > 2:
+        raise ValueError("`class_weight` not supported for 3+ dimensional targets.")
+    if y.ndim == 2:
+        classes = np.argmax(y, axis=1) if y.shape[1] > 1 else np.reshape(y, y.shape[0])
+    else:
+        classes = y
+    missing = set(classes.tolist()) - set(class_weight)
+    if missing:
+        raise ValueError("`class_weight` must contain all classes in the data. The classes %s exist in the "
+                         "data but not in `class_weight`." % missing)
+    weights = np.asarray([class_weight[cls] for cls in classes.tolist()])
+    return weights if sample_weight is None else weights * np.asarray(sample_weight)

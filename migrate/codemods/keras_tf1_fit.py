@@ -5,7 +5,9 @@
   cut them into batches, so every loss differs.
 - `fit(x, y, ...)` with `shuffle` not False: TF 1.x's Keras drew each epoch's order with numpy's
   global generator (a program that seeds numpy trained on the same batches every run); Keras 3 and
-  tf-keras in TF 2 mode shuffle with TensorFlow's, so the batches differ from the first step.
+  tf-keras in TF 2 mode shuffle with TensorFlow's, so the batches differ from the first step. With
+  validation arrays (`validation_data`, `validation_split`) whatever `shuffle` says: TF 1.x shuffled
+  the validation rows with numpy after each epoch's training.
 Whether `x` is an array cannot be seen here, so such a call becomes
 `estimator_bridge.compat.keras_methods.fit_tf1(model, ...)`, which decides at run time (arrays and no
 strategy: TF 1.x's batches; anything else: `model.fit` as written). Files written against TF 2.x
@@ -51,6 +53,10 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
         return False
     if "validation_data" in keywords:
         return True   # a generator, Sequence or dataset there: TF 1.x's val_loss was the mean of the step losses
+    validation = [keywords.get("validation_split", positional[6].value if len(positional) > 6 else None),
+                  positional[7].value if len(positional) > 7 else None]
+    if any(value is not None and not _literal_off(value) for value in validation):
+        return True   # validation arrays: TF 1.x shuffled their rows with numpy even with shuffle=False
     if "steps_per_epoch" in keywords:
         # x and y positionally, a batch size or not (arrays: TF 1.x's whole arrays each step), or x alone
         # (a dataset or generator: TF 1.x stopped when it ran out)
@@ -62,6 +68,15 @@ def _is_candidate(rewrite, call: cst.Call) -> bool:
     # x and y given (arrays: a dataset or generator comes alone), TF 1.x's shuffle not turned off
     shuffle = keywords.get("shuffle", positional[8].value if len(positional) > 8 else None)
     return not (isinstance(shuffle, cst.Name) and shuffle.value == "False")
+
+
+def _literal_off(node: cst.BaseExpression) -> bool:
+    """`None`, `False`, `0` or `0.0` written as such: no validation."""
+    if isinstance(node, cst.Name):
+        return node.value in ("None", "False")
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return float(node.value) == 0.0
+    return False
 
 
 def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:

@@ -37,7 +37,9 @@ def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
     """GoogleCloudPlatform/cloudml-samples @ a2a46dc tpu/templates/tpu_keras/trainer.py (2018):
     `np.random.seed(0)` then `model.fit(sequences, labels, epochs=3)`. TF 1.x drew each epoch's order
     from numpy's generator, Keras 3 and tf-keras from TensorFlow's. A literal `shuffle=False` (keyword
-    or ninth positional) keeps the order of arrays on every Keras and is left. x alone (a Sequence: TF 1.x
+    or ninth positional) keeps the order of arrays on every Keras and is left, unless validation arrays
+    are given (TF 1.x shuffled their rows with numpy whatever `shuffle` said: tests/migrate/
+    test_keras_fit_weights_validation.py). x alone (a Sequence: TF 1.x
     read it as one stream, its order from Python's random; a dataset: TF 1.x's training loss over steps;
     tests/migrate/test_keras_sequence_fit.py) goes through the helper, with any shuffle."""
     assert_codemod(NAME, """
@@ -48,6 +50,9 @@ def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
         model.fit(x=x, y=y, shuffle=shuffle)
         model.fit(x, y, shuffle=False)
         model.fit(x, y, 8, 2, 0, None, 0.0, None, False)
+        model.fit(x, y, shuffle=False, validation_split=0.2)
+        model.fit(x, y, 8, 2, 0, None, 0.0, (vx, vy), False)
+        model.fit(x, y, shuffle=False, validation_split=0)
         model.fit(dataset, epochs=3)
         model.fit(x=sequence, shuffle=False)
         model.fit()
@@ -60,6 +65,9 @@ def test_fit_of_x_and_y_that_shuffles_goes_through_the_tf1_helper():
         estimator_bridge.compat.keras_methods.fit_tf1(model, x=x, y=y, shuffle=shuffle)
         model.fit(x, y, shuffle=False)
         model.fit(x, y, 8, 2, 0, None, 0.0, None, False)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, shuffle=False, validation_split=0.2)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, 8, 2, 0, None, 0.0, (vx, vy), False)
+        model.fit(x, y, shuffle=False, validation_split=0)
         estimator_bridge.compat.keras_methods.fit_tf1(model, dataset, epochs=3)
         estimator_bridge.compat.keras_methods.fit_tf1(model, x=sequence, shuffle=False)
         model.fit()
