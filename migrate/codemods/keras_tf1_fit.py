@@ -17,6 +17,11 @@ strategy: TF 1.x's batches; anything else: `model.fit` as written). Files writte
   tf-keras weigh them by batch size); the helper decides at run time (compat/keras_step_mean.py).
 - `fit(data, steps_per_epoch=N, ...)` / `fit_generator(...)`: TF 1.x read a finite dataset or a generator
   through one iterator and stopped training when it ran out; Keras 3 and tf-keras restart it each epoch.
+- `fit(x, y, ...)` with `shuffle` not False in a file that enters a non-default tf.distribute strategy's
+  scope: TF 1.15 fitted a model of such a strategy on `Dataset.from_tensor_slices(arrays).shuffle(
+  max(1024, 8 * batch_size)).repeat(epochs).batch(batch_size)`, its order seeded from the graph's seed
+  and op count, which no TF 2 program draws again (unshuffled, the helper's `model.fit` gives TF 1.15's
+  numbers). Reported (MIG212) with the replacement that keeps that pipeline with a seed.
 - `fit(x, ...)` without y: with x a keras Sequence, TF 1.x read it as one stream for the whole fit (its
   order drawn with Python's `random` per pass, a short Sequence cycled through); with x a dataset, its
   training loss was the mean of the step losses. The helper decides at run time, and calls the fit of
@@ -38,6 +43,9 @@ HELPER = "estimator_bridge.compat.keras_methods.fit_tf1"
 # `--keras 2`: fit_generator stays (tf-keras has it); its validation loss goes through this helper
 GENERATOR_HELPER = "estimator_bridge.compat.keras_methods.fit_generator_tf1"
 _FIT_CALL = re.compile(r"\.\s*fit(?:_generator)?\s*\(")
+# a non-default tf.distribute strategy created and a scope entered (TF 1.x's contrib.distribute names too)
+_STRATEGY = re.compile(r"(?:OneDevice|Mirrored|CentralStorage|TPU|ParameterServer)Strategy\s*\(")
+_SCOPE = re.compile(r"\.\s*scope\s*\(\s*\)")
 # Before KerasRemovedMethods (14): its validation wrap of the same fit call is applied here too.
 
 
@@ -77,6 +85,39 @@ def _literal_off(node: cst.BaseExpression) -> bool:
     if isinstance(node, (cst.Integer, cst.Float)):
         return float(node.value) == 0.0
     return False
+
+
+def _under_strategy(text: str) -> bool:
+    return _STRATEGY.search(text) is not None and _SCOPE.search(text) is not None
+
+
+def call_findings(rewrite, call: cst.Call) -> list[tuple]:
+    """`fit(x, y, ...)` that shuffles, in a file that builds models under a non-default strategy (MIG212)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != "fit" or any(arg.star for arg in call.args):
+        return []
+    if not rewrite.source_has(_under_strategy) or not _is_candidate(rewrite, call):
+        return []
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    x = positional[0] if positional else keywords.get("x")
+    y = positional[1] if len(positional) > 1 else keywords.get("y")
+    shuffle = keywords.get("shuffle", positional[8] if len(positional) > 8 else None)
+    if x is None or y is None or (shuffle is not None and _literal_off(shuffle)):
+        return []
+    code = cst.Module([]).code_for_node
+    batch = keywords.get("batch_size", positional[2] if len(positional) > 2 else None)
+    batch = "32" if batch is None or (isinstance(batch, cst.Name) and batch.value == "None") else code(batch)
+    slices = f"tf.data.Dataset.from_tensor_slices(({code(x)}, {code(y)}))"
+    return [(call, "MIG212",
+             "`fit` on arrays shuffles: for a model built under a tf.distribute strategy (OneDevice, Mirrored, TPU) "
+             f"TF 1.15 fed `{slices}.shuffle(max(1024, 8 * {batch})).repeat(epochs).batch({batch})`, its order "
+             "seeded from the graph's seed and op count, which no TensorFlow 2 program draws again; Keras shuffles "
+             "in its own order here (a model of the default strategy keeps TF 1.15's numpy order, and unshuffled "
+             "the numbers are TF 1.15's)",
+             f"for that pipeline with an order of your choosing, fit on `{slices}.shuffle(max(1024, 8 * {batch}), "
+             f"seed=SEED).repeat().batch({batch})` with `steps_per_epoch=len({code(x)}) // {batch}` (TF 1.15 "
+             "required whole batches there); or pass `shuffle=False`")]
 
 
 def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
@@ -136,6 +177,7 @@ CODEMOD = Codemod(
                 "one stream, a dataset's training loss over steps (decided at run time).",
     order=13,   # before KerasRemovedMethods (14), whose validation wrap of the same call is applied here
     leave_call=leave_call,
+    call_findings=call_findings,
     text_trigger=lambda text: _FIT_CALL.search(text) is not None,
     tf1_only=True,
     # a `fit` on any receiver, only where the trigger fires (elsewhere it cannot act at all)

@@ -101,3 +101,29 @@ def test_files_written_against_tf2_keep_keras_meaning():
               "model.fit(x, y, steps_per_epoch=5, epochs=50)\n")
     assert "fit_tf1" not in migrate_text(source, "tf2.py")[0]
     assert "fit_tf1(model, x, y" in migrate_text(source.replace("tf.config.list_logical_devices", "len"), "tf1.py")[0]
+
+
+def test_fit_on_arrays_that_shuffles_under_a_strategy_is_reported():
+    """TF 1.15 fitted a model of OneDevice / Mirrored / TPU strategy on a tf.data shuffle seeded from the
+    graph's seed and op count, an order no TF 2 program draws again (tests/migrate/
+    test_keras_fit_strategy_arrays.py): MIG212 with the replacement, on fits of x and y that shuffle."""
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = make_model()
+        model.fit(x, y, batch_size=64, epochs=3)
+        model.fit(x, y, shuffle=False)
+        model.fit(dataset, epochs=3)
+        """, """
+        import tensorflow as tf
+        import estimator_bridge.compat.keras_methods
+
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = make_model()
+        estimator_bridge.compat.keras_methods.fit_tf1(model, x, y, batch_size=64, epochs=3)
+        model.fit(x, y, shuffle=False)
+        estimator_bridge.compat.keras_methods.fit_tf1(model, dataset, epochs=3)
+        """, findings=["6:1 MIG212"])
