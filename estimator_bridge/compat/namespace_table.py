@@ -36,7 +36,7 @@ from migrate.tables.entries import Replacement
 from migrate.tables.layers import LAYERS as CODEMOD_LAYERS
 from migrate.tables.rnn_cells import CORE_CELLS as RNN_CORE_CELLS
 from migrate.tables.rnn_cells import RNN_CELLS as CODEMOD_RNN_CELLS
-from migrate.tables.tf1_hooks import NOT_SHIPPED, SHIPPED_BY_BRIDGE
+from migrate.tables.tf1_hooks import BRIDGE_UNDER_TF_TRAIN, NOT_SHIPPED, SHIPPED_BY_BRIDGE
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,7 @@ MODULES = {
             "keras": "module:tensorflow.keras",
             "compat": "module:tensorflow.compat",
             "tpu": "module:tensorflow.tpu",
+            "train": "module:tensorflow.train",
             "distribute": "module:tensorflow.distribute",
             "nn": "module:tensorflow.nn",
             "disable_v2_behavior": "compat:behavior.disable_v2_behavior",
@@ -157,6 +158,12 @@ MODULES = {
         doc="`tf.compat`: v1 is the TF1-shaped namespace again, v2 the current TensorFlow.",
         entries={"v1": "module:tensorflow", "v2": "tf:"},
         fallbacks=("tf:compat",),
+    ),
+    "tensorflow.train": Module(
+        doc="`tf.train` / `tf.compat.v1.train` with the bridge's versions of the hooks TF 2 cannot "
+            "construct eagerly (migrate/tables/tf1_hooks.py BRIDGE_UNDER_TF_TRAIN).",
+        entries={hook: f"bridge:{hook}" for hook in BRIDGE_UNDER_TF_TRAIN},
+        fallbacks=("tf:compat.v1.train",),
     ),
     "tensorflow.tpu": Module(
         doc="`tf.tpu` / `tf.compat.v1.tpu` with the bridge's CrossShardOptimizer.",

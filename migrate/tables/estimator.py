@@ -1,6 +1,7 @@
 """Estimator family -> estimator_bridge (keys are canonical names, see aliases.py)."""
 
 from migrate.tables.entries import Replacement, Unsupported
+from migrate.tables.tf1_hooks import BRIDGE_UNDER_TF_TRAIN
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE as _HOOKS
 
 _TPU = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig", "CrossShardOptimizer")
@@ -19,6 +20,8 @@ ESTIMATOR = {
     # tf.compat.v1.tpu.CrossShardOptimizer would all-reduce a second time under tf.distribute.
     "tensorflow.tpu.CrossShardOptimizer": Replacement("estimator_bridge.CrossShardOptimizer"),
     **{f"tensorflow.estimator.{name}": Replacement(f"estimator_bridge.{name}") for name in _CORE + _HOOKS},
+    # tf.compat.v1.train.ProfilerHook raises in its constructor under eager TF 2 (tf1_hooks.py)
+    **{f"tensorflow.train.{name}": Replacement(f"estimator_bridge.{name}") for name in BRIDGE_UNDER_TF_TRAIN},
     **{f"tensorflow.estimator.export.{name}": Replacement(f"estimator_bridge.export.{name}") for name in _EXPORT},
     "tensorflow.contrib.learn.ModeKeys": Replacement("estimator_bridge.ModeKeys"),
     # contrib.learn's third mode was INFER = "infer": the string tf.estimator's PREDICT holds

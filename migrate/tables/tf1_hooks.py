@@ -15,6 +15,13 @@ SHIPPED_BY_BRIDGE = (
     "ProfilerHook", "CheckpointSaverListener",
 )
 
+# TF1 spelled these `tf.train.X` too, and TF 2's `tf.compat.v1.train.X` cannot even be
+# constructed under eager execution (ProfilerHook opens a v1 FileWriter in __init__: "FileWriter is
+# not compatible with eager execution"), so `tf.train.X` is the bridge's version as well, in both
+# tools. Programs built their hook lists before deciding to use them (a 2018 slim fine-tuning
+# trainer: `profile_hook = tf.train.ProfilerHook(...)`; `hooks = [...] if use_profile_hook else []`).
+BRIDGE_UNDER_TF_TRAIN = ("ProfilerHook",)
+
 # The rest of tf.estimator's hook names. The runner serves TF's tf.compat.v1.train class (its
 # hook runner refuses, with the fix, those that need a Session, e.g. SummarySaverHook); the
 # codemod reports them: the bridge writes StepCounterHook's and SummarySaverHook's summaries

@@ -64,6 +64,21 @@ def test_hooks_fall_back_to_tf_compat_v1_when_the_bridge_has_none():
     assert TF1.estimator.LoggingTensorHook is expected
 
 
+def test_tf_train_profiler_hook_is_the_bridge_s_and_can_be_built_eagerly(tmp_path):
+    # A 2018 slim fine-tuning trainer built `tf.train.ProfilerHook(save_steps, output_dir)` for a
+    # hook list it then left out; TF 2's tf.compat.v1.train.ProfilerHook raised in the constructor
+    # ("v1.summary.FileWriter is not compatible with eager execution") before training started.
+    for module in (TF1.train, TF1.compat.v1.train):
+        assert module.ProfilerHook is estimator_bridge.ProfilerHook
+        assert module.AdamOptimizer is tf.compat.v1.train.AdamOptimizer
+        assert module.LoggingTensorHook is tf.compat.v1.train.LoggingTensorHook
+    hook = TF1.train.ProfilerHook(save_steps=100, output_dir=str(tmp_path), show_dataflow=True,
+                                  show_memory=True)
+    assert isinstance(hook, TF1.train.SessionRunHook)
+    with pytest.raises(RuntimeError, match="eager"):
+        tf.compat.v1.train.ProfilerHook(save_steps=100, output_dir=str(tmp_path))
+
+
 def test_cluster_resolvers_are_tf_distribute_s_with_tf115_s_tpu_cluster_resolver():
     # TF 1.15 read TPUClusterResolver('') as the local session; TF 2's class raises for it.
     for module in (TF1.contrib.cluster_resolver, TF1.distribute.cluster_resolver,
