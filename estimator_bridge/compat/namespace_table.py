@@ -36,7 +36,7 @@ from migrate.tables.entries import Replacement
 from migrate.tables.layers import LAYERS as CODEMOD_LAYERS
 from migrate.tables.rnn_cells import CORE_CELLS as RNN_CORE_CELLS
 from migrate.tables.rnn_cells import RNN_CELLS as CODEMOD_RNN_CELLS
-from migrate.tables.tf1_hooks import BRIDGE_UNDER_TF_TRAIN, NOT_SHIPPED, SHIPPED_BY_BRIDGE
+from migrate.tables.tf1_hooks import BRIDGE_UNDER_TF_TRAIN, EARLY_STOPPING_HOOKS, NOT_SHIPPED, SHIPPED_BY_BRIDGE
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ _ESTIMATOR_ENTRIES = {
     "NanLossDuringTrainingError": "bridge:NanLossDuringTrainingError",
     "export": "bridge:export",
     "tpu": "module:tensorflow.estimator.tpu",
-    "experimental": "unsupported:estimator_experimental",
+    "experimental": "module:tensorflow.estimator.experimental",
     "inputs": "module:tensorflow.estimator.inputs",
     **{hook: f"bridge:{hook}|tf:compat.v1.train.{hook}" for hook in _HOOKS},
     **{canned: "unsupported:canned_estimator" for canned in (
@@ -190,6 +190,11 @@ MODULES = {
         doc="`tf.estimator` / `tf.compat.v1.estimator`: estimator_bridge.",
         entries=_ESTIMATOR_ENTRIES,
         fallbacks=("unsupported-attribute:estimator",),
+    ),
+    "tensorflow.estimator.experimental": Module(
+        doc="`tf.estimator.experimental`: TF 1.15's early-stopping hooks (compat/early_stopping.py).",
+        entries={name: f"compat:early_stopping.{name}" for name in EARLY_STOPPING_HOOKS},
+        fallbacks=("unsupported-attribute:estimator_experimental",),
     ),
     "tensorflow.estimator.inputs": Module(
         doc="`tf.estimator.inputs`: numpy_input_fn and pandas_input_fn for shuffle=False on one thread "
@@ -481,7 +486,8 @@ UNSUPPORTED = {
         "estimator_bridge; only model_fn-based Estimator/TPUEstimator are. Write the model as "
         "a model_fn or keep this script on TF <= 2.15."),
     "estimator_experimental": (
-        "tf.estimator.experimental is not provided by estimator_bridge."),
+        "estimator_bridge provides only the early-stopping hooks of tf.estimator.experimental ("
+        + ", ".join(EARLY_STOPPING_HOOKS) + ")."),
     "estimator_inputs": (
         "tf.estimator.inputs provides only numpy_input_fn and pandas_input_fn (shuffle=False, one thread) "
         "in estimator_bridge; otherwise return a tf.data.Dataset from input_fn, e.g. "

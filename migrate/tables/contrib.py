@@ -8,6 +8,7 @@ elsewhere they map to `tf.data.experimental` where TensorFlow still has them.
 from migrate.tables.contrib_metrics import DELEGATED as _METRICS_DELEGATED
 from migrate.tables.contrib_metrics import FROM_TF_SLIM as _METRICS_FROM_TF_SLIM
 from migrate.tables.entries import Replacement, Unsupported
+from migrate.tables.tf1_hooks import EARLY_STOPPING_HOOKS
 
 # tf.contrib.data names that tf.data.experimental still provides (TF 2.21).
 _DATA_EXPERIMENTAL = (
@@ -325,6 +326,10 @@ CONTRIB = {
     "tensorflow.contrib.framework.CriticalSection": Replacement("tensorflow.CriticalSection"),
     # Optimizers without a TensorFlow equivalent: the bridge's own tf.compat.v1.train optimizers on TF's
     # update kernels (oracle fixtures contrib/contrib_equivalents, contrib/nadam).
+    # TF 1.10-1.12's early-stopping hooks (tf.estimator.experimental's from TF 1.13): the bridge's own,
+    # reading the eval folder's summaries (compat/early_stopping.py; oracle test test_early_stopping.py)
+    **{f"tensorflow.contrib.estimator.{name}": Replacement(f"estimator_bridge.compat.early_stopping.{name}")
+       for name in EARLY_STOPPING_HOOKS},
     "tensorflow.contrib.estimator.clip_gradients_by_norm": Replacement(
         "estimator_bridge.compat.contrib_optimizers.clip_gradients_by_norm"),
     "tensorflow.contrib.opt.LazyAdamOptimizer": Replacement("estimator_bridge.compat.contrib_optimizers.LazyAdamOptimizer"),

@@ -1,7 +1,7 @@
 """Estimator family -> estimator_bridge (keys are canonical names, see aliases.py)."""
 
 from migrate.tables.entries import Replacement, Unsupported
-from migrate.tables.tf1_hooks import BRIDGE_UNDER_TF_TRAIN
+from migrate.tables.tf1_hooks import BRIDGE_UNDER_TF_TRAIN, EARLY_STOPPING_HOOKS
 from migrate.tables.tf1_hooks import SHIPPED_BY_BRIDGE as _HOOKS
 
 _TPU = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig", "CrossShardOptimizer")
@@ -22,6 +22,8 @@ ESTIMATOR = {
     **{f"tensorflow.estimator.{name}": Replacement(f"estimator_bridge.{name}") for name in _CORE + _HOOKS},
     # tf.compat.v1.train.ProfilerHook raises in its constructor under eager TF 2 (tf1_hooks.py)
     **{f"tensorflow.train.{name}": Replacement(f"estimator_bridge.{name}") for name in BRIDGE_UNDER_TF_TRAIN},
+    **{f"tensorflow.estimator.experimental.{name}": Replacement(f"estimator_bridge.compat.early_stopping.{name}")
+       for name in EARLY_STOPPING_HOOKS},
     **{f"tensorflow.estimator.export.{name}": Replacement(f"estimator_bridge.export.{name}") for name in _EXPORT},
     "tensorflow.contrib.learn.ModeKeys": Replacement("estimator_bridge.ModeKeys"),
     # contrib.learn's third mode was INFER = "infer": the string tf.estimator's PREDICT holds

@@ -195,9 +195,6 @@ HINTS = {
         "no TF 2 equivalent: rnn_decoder was a Python loop calling the cell on each input (write it out with "
         "estimator_bridge.compat.rnn_cell's cells), sequence_loss_by_example / sequence_loss a per-step "
         "tf.nn.sparse_softmax_cross_entropy_with_logits weighted and summed; or keep this file on TensorFlow 1.15"),
-    "tensorflow.contrib.estimator.stop_if_no_increase_hook": (
-        "stop early by hand: after each estimator_bridge.Estimator.evaluate, stop training when the metric has "
-        "not increased for max_steps_without_increase steps (estimator_bridge has no early-stopping hook)"),
     # NVIDIA/DeepLearningExamples (heldout3)
     "tensorflow.contrib.mixed_precision.LossScaleOptimizer": (
         "tf.compat.v1.mixed_precision.MixedPrecisionLossScaleOptimizer(opt, loss_scale) with loss_scale a "

@@ -30,3 +30,10 @@ NOT_SHIPPED = (
     "StepCounterHook", "SummarySaverHook", "FinalOpsHook",
     "FeedFnHook", "GlobalStepWaiterHook", "SecondOrStepTimer",
 )
+
+# TF 1.x's early-stopping hooks: tf.estimator.experimental.X (TF 1.13-1.15) and
+# tf.contrib.estimator.X (TF 1.10-1.12), both the bridge's estimator_bridge.compat.early_stopping.X.
+EARLY_STOPPING_HOOKS = (
+    "stop_if_no_decrease_hook", "stop_if_no_increase_hook", "stop_if_higher_hook",
+    "stop_if_lower_hook", "make_early_stopping_hook",
+)
