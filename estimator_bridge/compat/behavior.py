@@ -43,6 +43,10 @@ def import_as_tf115_did() -> None:
     import importlib
     import warnings
 
+    from estimator_bridge.compat import py_inspect
+
+    py_inspect.install()  # inspect.getargspec (Python 3.11 removed it; TF 1.x programs call it)
+
     for name in TF115_SIDE_EFFECT_IMPORTS:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # distutils (Python 3.10-3.11)
