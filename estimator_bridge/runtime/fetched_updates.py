@@ -10,8 +10,9 @@ the step's fetches do not reach are left out of the automatic control dependenci
 depends on them and the function pruning of Grappler (on unless a program disables its meta
 optimizer) drops them, as Session's pruning did.
 
-Only variable writes are left out (assignments, optimizer applies, scatters): other stateful ops
-of model_fn (tf.summary v2 writes, prints, queues) keep running as before.
+Only variable writes (assignments, optimizer applies, scatters) and a Saver's checkpoint reads and
+writes are left out: other stateful ops of model_fn (tf.summary v2 writes, prints, queues) keep
+running as before.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ from tensorflow.python.framework import auto_control_deps
 
 _VARIABLE_WRITES = ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 _VARIABLE_WRITE_PREFIXES = ("ResourceApply", "ResourceSparseApply", "ResourceScatter")
+# A tf.compat.v1.train.Saver built in model_fn (`slim.assign_from_checkpoint_fn` in a fine-tuning
+# model_fn's restore hook) adds its save and restore ops to the traced step; TF 1.15 ran them only
+# when the Saver was called, the bridge ran SaveV2 at every step (writing `model.*` files into the
+# working folder). A hook's `saver.restore(session, path)` is the bridge's own (hook_session.py).
+_CHECKPOINT_IO = ("SaveV2", "RestoreV2", "MergeV2Checkpoints", "Save", "SaveSlices", "Restore",
+                  "RestoreSlice")
 
 _unfetched = weakref.WeakSet()
 
@@ -31,8 +38,13 @@ def is_variable_write(op) -> bool:
     return op.type in _VARIABLE_WRITES or op.type.startswith(_VARIABLE_WRITE_PREFIXES)
 
 
+def runs_only_when_fetched(op) -> bool:
+    """A variable write or a checkpoint read/write: left out of the step unless a fetch reaches it."""
+    return is_variable_write(op) or op.type in _CHECKPOINT_IO
+
+
 def leave_out_unfetched_updates(graph, first_op: int, fetches) -> list:
-    """Marks the variable writes among `graph`'s ops from index `first_op` on that `fetches`
+    """Marks the variable writes and checkpoint ops among `graph`'s ops from index `first_op` on that `fetches`
     (a nest of tensors and ops) do not reach through data or control edges; returns them.
 
     Call it before the function that `graph` traces returns (automatic control dependencies are
@@ -51,7 +63,7 @@ def leave_out_unfetched_updates(graph, first_op: int, fetches) -> list:
         reached.add(op)
         pending.extend(tensor.op for tensor in op.inputs)
         pending.extend(op.control_inputs)
-    left_out = [op for op in window if op not in reached and is_variable_write(op)]
+    left_out = [op for op in window if op not in reached and runs_only_when_fetched(op)]
     _unfetched.update(left_out)
     return left_out
 

@@ -46,8 +46,10 @@ class BridgeSession:
                              strategy=self._strategy)
 
     def restore_saver(self, saver, save_path):
-        """`saver.restore(session, save_path)` for a Saver a hook built in begin(): each of its
-        graph variables is the model variable of the same cache name, assigned the checkpoint
+        """`saver.restore(session, save_path)` for a Saver a hook built in begin() (or one model_fn
+        built over its own variables, for a spec hook: `slim.assign_from_checkpoint_fn` in a
+        fine-tuning model_fn's restore hook): each of its graph variables is the model variable
+        of the same cache name, assigned the checkpoint
         tensor the Saver maps it to (`{'dense/kernel/ExponentialMovingAverage': kernel}` loads
         the average into the kernel), as TF1's restore op did in the hook's Session."""
         if save_path is None:
@@ -60,6 +62,8 @@ class BridgeSession:
         variables, stored_names = {}, {}
         for key, graph_variable in stored.items():
             name = next((name for known, name in self._graph_variables if known is graph_variable), None)
+            if name is None:  # a Saver model_fn built (a spec hook's) holds the model's variables
+                name = self._model_variable_name(graph_variable)
             if name is None or name not in self._resolver.variables:
                 raise HookFetchError(
                     f"hook {hook_name(self._hook)} restores a Saver over {key!r} "
@@ -70,6 +74,14 @@ class BridgeSession:
             stored_names[name] = key
         checkpoints.restore(variables, save_path, self._strategy or tf.distribute.get_strategy(),
                             stored_names=stored_names)
+
+    def _model_variable_name(self, variable):
+        """The name of the model variable that `variable` is (or is a replica's component of)."""
+        for name, model_variable in self._resolver.variables.items():
+            components = getattr(model_variable, "_values", None) or (model_variable,)
+            if variable is model_variable or any(variable is c for c in components):
+                return name
+        return None
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         if feed_dict or options is not None or run_metadata is not None:
