@@ -294,12 +294,33 @@ def ensure_inside(path: Path, output_dir: Path) -> Path:
     return path
 
 
+def _sibling_links(root: Path) -> list[tuple[Path, str]]:
+    """`(link, its relative target)` for each relative directory symlink under `root` whose
+    target is a folder inside `root` that does not contain the link (no loop, nothing outside)."""
+    base = root.resolve()
+    found = []
+    for folder, dirs, _files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info")]
+        for name in dirs:
+            link = Path(folder) / name
+            if not link.is_symlink():
+                continue
+            pointing_to = os.readlink(link)
+            resolved = link.resolve()
+            if (not os.path.isabs(pointing_to) and resolved.is_dir() and resolved.is_relative_to(base)
+                    and resolved != base and not link.parent.resolve().is_relative_to(resolved)):
+                found.append((link, pointing_to))
+    return found
+
+
 def mirror_tree(roots: Sequence[Path], output_dir: Path) -> None:
     """Copy every file under `roots` to `output_dir` (migrated files are then written over them).
 
-    Symlinked directories are left out, as `discover` does not enter them either (a link to a
-    parent directory would otherwise be copied forever); symlinked files are copied as files,
-    dangling ones skipped."""
+    Symlinked directories are not copied, as `discover` does not enter them either (a link to a
+    parent directory would otherwise be copied forever); a relative one to a sibling folder of
+    the same root (`finetune/nets -> ../nets`, a 2018 TF-Slim trainer's way to import the shared
+    nets) is made again as the same link, to the migrated sibling, so the migrated program still
+    imports it (`_sibling_links`). Symlinked files are copied as files, dangling ones skipped."""
     skip = shutil.ignore_patterns(*SKIP_DIRS, "*.egg-info")
     destination = output_dir.resolve()
 
@@ -312,6 +333,10 @@ def mirror_tree(roots: Sequence[Path], output_dir: Path) -> None:
         if root.is_dir():
             target = output_dir / _tree_name(root)
             shutil.copytree(root, target, dirs_exist_ok=True, ignore=ignore, ignore_dangling_symlinks=True)
+            for link, pointing_to in _sibling_links(root):
+                made = target / link.relative_to(root)
+                if not made.exists() and not made.is_symlink():
+                    made.symlink_to(pointing_to, target_is_directory=True)
         else:
             output_dir.mkdir(parents=True, exist_ok=True)
             shutil.copy2(root, output_dir / root.name)

@@ -203,3 +203,25 @@ def test_compat_runner_changes_only_the_process_it_starts(tmp_path):
     assert "NO-CONTRIB" in after.stdout and "HAS-CONTRIB" not in after.stdout, after.stdout + after.stderr
     assert _installed_tensorflow_state() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["legacy.py"]  # nothing left beside the script
+
+
+def test_a_link_to_a_sibling_folder_of_the_tree_is_kept_as_a_link_to_the_migrated_sibling(tmp_path):
+    # xuzhezhaozhao/ai tf/slim/image_models (2018): finetune/nets -> ../nets, finetune/preprocessing
+    # -> ../preprocessing; the migrated finetune/main.py stopped at `from preprocessing import ...`
+    tree = tmp_path / "image_models"
+    (tree / "nets").mkdir(parents=True)
+    (tree / "nets" / "lenet.py").write_text(TF1)
+    (tree / "finetune").mkdir()
+    (tree / "finetune" / "main.py").write_text(TF1)
+    (tree / "finetune" / "nets").symlink_to("../nets/", target_is_directory=True)
+    (tree / "finetune" / "loop").symlink_to("..", target_is_directory=True)      # contains the link
+    (tree / "finetune" / "absolute").symlink_to(tree / "nets", target_is_directory=True)
+    out = tmp_path / "out"
+    before = snapshot(tmp_path, exclude=out)
+    done = migrate(str(tree), "--output-dir", str(out), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert snapshot(tmp_path, exclude=out) == before
+    link = out / "image_models" / "finetune" / "nets"
+    assert link.is_symlink() and link.resolve() == (out / "image_models" / "nets").resolve()
+    assert "tf.compat.v1.train" in (link / "lenet.py").read_text()        # the migrated sibling
+    assert sorted(p.name for p in out.rglob("*") if p.is_symlink()) == ["nets"]
