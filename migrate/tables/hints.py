@@ -171,12 +171,6 @@ HINTS = {
         "eval_dir itself)"),
     # heldout5 (BERT-BiLSTM-CRF-NER, stylegan, tensorflow-without-a-phd, tensorflow_cookbook, BERT-as-service style
     # servers): names that had only "see the TF 2 migration guide"
-    **{f"tensorflow.{prefix}.stop_if_{kind}_hook": (
-        f"stop early by hand: after each estimator_bridge.Estimator.evaluate, stop training when the metric "
-        f"{'has not ' + kind[3:] + 'd' if kind.startswith('no_') else 'is ' + kind + ' than the threshold'} "
-        f"(estimator_bridge has no early-stopping hook)")
-       for prefix in ("contrib.estimator", "estimator.experimental")
-       for kind in ("no_decrease", "higher", "lower")},
     "tensorflow.contrib.data.Dataset": (
         "tf.data.Dataset (tf.contrib.data.Dataset became tf.data.Dataset in TF 1.4: the same constructors; "
         "map(num_threads=n) is map(num_parallel_calls=n), and batch/padded_batch/shuffle take the same arguments)"),
