@@ -19,7 +19,8 @@ escalated. "Narrow" (narrow_failure):
     than of 3, and on synthetic harvests escalating such near misses let a loss shifted by
     5-10x its noise pass in 9 of 40 trials instead of 2;
   * without those count ratios, every failing section is within NARROW times both its
-    calibrated bounds (count of numbers outside and worst ratio, against every subset).
+    calibrated bounds (count of numbers outside and worst ratio, against every subset); on a
+    random oracle (below) the count bound alone.
 
 Then ESCALATION_RUNS more oracle runs are made, as the calibration's own spread runs are
 (verify/oracle_plan.py: run k from the start state moved one ulp with seed k, alternating 1 and
@@ -37,12 +38,20 @@ far beyond rounding (verify/stochastic.py: unseeded dropout, shuffles), every ru
 and each side's, is one more draw, and three draws leave the calibrated bounds themselves random:
 a side drawn like the oracle fails them 5-10% of the time (the test bed's BERT programs, dropout
 0.1, fail one of 12 sides per cold run). Such a FAIL on continuous numbers alone, every failing
-section within NARROW times both its bounds, is escalated too, but judged again differently
+section within NARROW times its count bound, is escalated too, but judged again differently
 (judge_again): against every triple of the N runs with the 3-run rule, passing when it fails
 fewer than half of them or no larger a share than some held-out oracle run fails against the
 other runs' triples (calibration.judge_by_triples). Judging against all N at once is what let
 shifted losses pass (above); each triple keeps the 3-run rule's power. Measured in
 docs/results/2026-11-28-stochastic-programs.md.
+The worst ratio is not bounded there: a random oracle's number can take one of two values far
+apart (the test bed's tpu_efficientnet, unseeded drop-connect: a batch-norm moving mean ~1.5e-8
+in a run that dropped no sample in its block, ~3e-3..4e-3 in one that did, block 2 in ~33% of
+runs, block 4 in ~56%), and a side on the value none of the 3 oracle runs drew fails with a worst
+ratio of 3e4 against the oracle's 117 -- both sides failed ~17% of draws. The triples then decide:
+a held-out oracle run on the other value fails every triple of the others, so a side that a new
+run joins passes, and a wrong side far off fails every triple (never passes). Measured in
+docs/results/2026-11-28-two-valued-escalation.md.
 """
 
 from __future__ import annotations
@@ -141,7 +150,8 @@ def narrow_failure(judgement: Judgement, oracle_runs: list[dict], ours: dict) ->
 
 
 def continuous_near_miss(judgement: Judgement, oracle_runs: list[dict]) -> str | None:
-    """A random oracle, and a FAIL on continuous numbers within NARROW x every failing section's bounds."""
+    """A random oracle, and a FAIL on continuous numbers within NARROW x every failing section's count bound
+    (its worst ratio unbounded: a number the oracle's draws set to one of two values, module docstring)."""
     calibrated = judgement.calibration
     if (judgement.passed or calibrated is None or isinstance(calibrated, calibration.ByTriples)
             or judgement.missing or judgement.unexpected or judgement.mismatched):
@@ -158,11 +168,14 @@ def continuous_near_miss(judgement: Judgement, oracle_runs: list[dict]) -> str |
         if section.passed:
             continue
         outside, worst = section.side_outside, section.side_worst.worst_ratio
-        if outside > NARROW * section.allowed_outside or worst > NARROW * section.allowed_ratio:
+        if outside > NARROW * section.allowed_outside:
             return None
         parts.append(f"{section.section}: {outside} outside (allowed {section.allowed_outside}), worst ratio "
-                     f"{worst:.2g} (allowed {section.allowed_ratio:.2g})")
-    return stochastic.note(random) + "; every failing section within 2x its calibrated bounds: " + "; ".join(parts)
+                     f"{worst:.2g} (allowed {section.allowed_ratio:.2g}"
+                     + (", beyond 2x: numbers a random oracle may reach on another draw)"
+                        if worst > NARROW * section.allowed_ratio else ")"))
+    return (stochastic.note(random) + "; every failing section within 2x its calibrated count of numbers outside: "
+            + "; ".join(parts))
 
 
 def judge_again(before: Judgement, runs_before: list[dict], runs: list[dict], ours: dict) -> Judgement:

@@ -17,6 +17,10 @@ The `crossing` cases add an evaluation accuracy shaped like brightmart/albert_zh
 in the test bed: a count ratio of 23 examples, 14/23 unless the run's eval loss lies above a
 threshold (the logits crossed zero), then 9/23 -- the oracle and an exchangeable side cross with
 the same probability; `flipped` is a side that always crosses against an oracle that never does.
+The `two_valued` cases add batch-norm moving means shaped like tpu_efficientnet's in the test bed
+(unseeded drop-connect): per block, ~1.5e-8 in a run where drop-connect dropped no sample in that
+block and ~3.5e-3 where it did, in 33% and 56% of runs (two blocks); `two_valued` is exchangeable,
+`two_valued_scaled` and `two_valued_shifted` wrong as dropout_scaled and dropout_shifted are.
 
     python -m tests.verify.calibration_trials [CASE[:FIRST-LAST] ...]   (e.g. dropout:100-199)
 """
@@ -43,7 +47,21 @@ CASES = {  # name: (seeds, generator, how the side differs, how often the oracle
     "dropout": (range(100, 300), "dropout", {}, None),
     "dropout_shifted": (range(100, 300), "dropout", {"loss_shift": 0.0069}, None),
     "dropout_scaled": (range(100, 300), "dropout", {"scale": ("layer_7/kernel", 1.05)}, None),
+    "two_valued": (range(100, 300), "two_valued", {}, None),
+    "two_valued_scaled": (range(100, 300), "two_valued", {"scale": ("layer_7/kernel", 1.05)}, None),
+    "two_valued_shifted": (range(100, 300), "two_valued", {"loss_shift": 0.0069}, None),
 }
+DROPS = (0.33, 0.56)  # how often drop-connect drops a sample in each block (tpu_efficientnet's blocks 2 and 4)
+
+
+def with_two_valued(rng, run: dict, shape, dropped) -> dict:
+    """`run` with one moving mean of 16 elements (`shape` x its level) per block: level 3.5e-3 in a block
+    where the run dropped a sample (dropped[block]), else 1.5e-8; 1% noise (the run's other randomness)."""
+    for block, drop in enumerate(dropped):
+        values = (3.5e-3 if drop else 1.5e-8) * shape * (1 + 1e-2 * rng.normal(0, 1, 16))
+        run["variables"][f"blocks_{block}/tpu_batch_normalization/moving_mean"] = {
+            "shape": [16], "values": [float(v) for v in values], "l2": float(np.linalg.norm(values))}
+    return run
 
 
 def with_accuracy(run: dict, crossing: float) -> dict:
@@ -60,11 +78,15 @@ def trial(seed: int, generator: str, side: dict, crossing=None, extra: int = ESC
     """(judged against the oracle's 3 runs, the escalated judgement or None): the 3 runs and the side are
     drawn first, the runs escalation adds after them, so the 3-run figures are the docstring's trials."""
     rng = np.random.default_rng(seed)
-    if generator == "dropout":
+    if generator in ("dropout", "two_valued"):
         model = dropout_truth(rng)
+        shape = rng.uniform(0.8, 1.2, 16) if generator == "two_valued" else None  # a moving mean / its level
 
         def one(**differs):
-            return dropout_draw(rng, model, **differs)
+            run = dropout_draw(rng, model, **differs)
+            if generator == "two_valued":
+                run = with_two_valued(rng, run, shape, [rng.random() < drop for drop in DROPS])
+            return run
     else:
         model = truth(rng)
 

@@ -14,10 +14,10 @@ import copy
 import numpy as np
 import pytest
 
-from tests.verify.calibration_trials import with_accuracy
-from tests.verify.test_calibration import STEPS, draw, oracle_and_side, truth
+from tests.verify.calibration_trials import with_accuracy, with_two_valued
+from tests.verify.test_calibration import STEPS, draw, dropout_draw, dropout_truth, oracle_and_side, truth
 from verify import escalation
-from verify.calibration import judge_calibrated
+from verify.calibration import ByTriples, judge_calibrated
 
 ACCURACY = f"evaluation.eval.eval_accuracy.{STEPS}"
 
@@ -63,15 +63,26 @@ def test_a_crossed_accuracy_whose_eval_loss_is_outside_too_is_not_narrow():
     assert escalation.narrow_failure(judgement, oracle, side) is None
 
 
-@pytest.mark.parametrize("side", [{"scale": ("layer_7/kernel", 1.05)}, {"loss_shift": 0.01}],
-                         ids=["variable_x1.05", "loss_shifted"])
-def test_a_wrong_side_is_not_escalated(side):
-    """The synthetic counterparts of the live wrong sides (a learning rate x1.01 moves every loss
-    and variable): far beyond the calibrated bounds, never narrow."""
-    oracle, ours = oracle_and_side(3, quiet=7, **side)
+def test_a_wrong_side_far_beyond_the_count_bound_is_not_escalated():
+    """The synthetic counterpart of the live wrong sides (a learning rate x1.01 moves every loss and
+    variable): a quiet variable x1.05, outside in more numbers than 2x what the oracle misses."""
+    oracle, ours = oracle_and_side(3, quiet=7, scale=("layer_7/kernel", 1.05))
     judgement = judged(oracle, ours)
     assert not judgement.passed
     assert escalation.narrow_failure(judgement, oracle, ours) is None
+
+
+def test_a_shifted_loss_on_a_random_oracle_is_escalated_and_fails_every_triple():
+    """A loss series shifted by 5-10x its noise: 7 of 8 steps outside (within 2x the count bound of 4),
+    worst ratio 20 (3x the bound): escalated as a random oracle's FAIL, and judged by triples it fails
+    all 20 (no oracle run fails more than 70% of the others' triples), so it still FAILs."""
+    runs, ours = oracle_and_side(3, runs=6, quiet=7, loss_shift=0.01)
+    judgement = judged(runs[:3], ours)
+    assert not judgement.passed
+    assert escalation.narrow_failure(judgement, runs[:3], ours) is not None
+    again = escalation.judge_again(judgement, runs[:3], runs, ours)
+    assert not again.passed and again.calibration.failed_triples == 20
+    assert dict(again.calibration.section_failures)["scalars"] == 20
 
 
 def test_a_missing_number_is_not_escalated():
@@ -151,3 +162,52 @@ def test_a_continuous_number_the_oracle_repeats_is_no_flipped_count_ratio():
     judgement = judged(oracle, side)
     assert not judgement.passed and [n.where for n in judgement.outside] == ["outputs.model_params.txt.1"]
     assert escalation.flipped_count_ratio(judgement, oracle, side) is None
+
+
+# A random oracle whose numbers are two-valued (the test bed's tpu_efficientnet, unseeded drop-connect):
+# calibration_trials' `two_valued` generator, a batch-norm moving mean per block at ~1.5e-8 in a run
+# that dropped no sample in that block, ~3.5e-3 in one that did.
+
+NO_DROP, DROPPED = (False, False), (True, False)
+
+
+def two_valued(seed: int):
+    """draw(dropped): one run of a tiny BERT with unseeded dropout, its block moving means as `dropped` says."""
+    rng = np.random.default_rng(seed)
+    model, shape = dropout_truth(rng), rng.uniform(0.8, 1.2, 16)
+    return lambda dropped: with_two_valued(rng, dropout_draw(rng, model), shape, dropped)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_side_on_the_value_no_oracle_run_drew_is_escalated(seed):
+    """All 3 oracle runs dropped no sample in block 0, the side did: its moving mean is 3.5e-3 against
+    ~1.5e-8, a worst ratio of ~1.4e5 against the oracle's allowed 17-46 -- the bound that kept this FAIL
+    from escalation -- while it misses about as many numbers as the oracle does (32-35, allowed 28-32).
+    A side on the oracle's value passes outright."""
+    draw_run = two_valued(seed)
+    oracle, side = [draw_run(NO_DROP) for _ in range(3)], draw_run(DROPPED)
+    judgement = judged(oracle, side)
+    assert not judgement.passed and judgement.calibration.failed_sections == ["variables"]
+    section = judgement.calibration.sections[-1]
+    assert section.side_worst.worst_ratio > 1e4 > 100 * section.allowed_ratio
+    reason = escalation.narrow_failure(judgement, oracle, side)
+    assert reason is not None and reason.startswith("the oracle is random beyond rounding")
+    assert "beyond 2x: numbers a random oracle may reach on another draw" in reason
+    assert judged(oracle, draw_run(NO_DROP)).passed
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_triples_pass_it_when_an_added_run_draws_its_value_and_fail_it_when_none_does(seed):
+    """One of the 3 added runs dropped too: the side's variables fail the 10 triples without that run, and that
+    run, held out, fails all the others' triples (share 100%), so the side passes (10/20 <= 100%,
+    never all). No added run dropped: the side fails all 20 triples, FAIL."""
+    draw_run = two_valued(seed)
+    oracle, side = [draw_run(NO_DROP) for _ in range(3)], draw_run(DROPPED)
+    judgement = judged(oracle, side)
+    joined = escalation.judge_again(judgement, oracle, oracle + [draw_run(DROPPED), draw_run(NO_DROP),
+                                                                 draw_run(NO_DROP)], side)
+    assert isinstance(joined.calibration, ByTriples) and joined.passed
+    assert dict(joined.calibration.section_failures)["variables"] == 10  # the triples without the added run
+    assert 10 <= joined.calibration.failed_triples < 20 and joined.calibration.allowed_share == 1.0
+    never = escalation.judge_again(judgement, oracle, oracle + [draw_run(NO_DROP) for _ in range(3)], side)
+    assert not never.passed and never.calibration.failed_triples == 20

@@ -88,17 +88,23 @@ def test_the_real_false_fails_are_near_misses_of_a_random_oracle(case):
             assert (section.allowed_outside, section.allowed_ratio) == (allowed, pytest.approx(allowed_ratio, rel=1e-3))
     reason = escalation.narrow_failure(judgement, oracle, side)
     assert reason is not None and reason.startswith("the oracle is random beyond rounding: ")
-    assert "every failing section within 2x its calibrated bounds: " + failed[0] in reason
+    assert "every failing section within 2x its calibrated count of numbers outside: " + failed[0] in reason
 
 
-def test_real_wrong_sides_are_not_escalated():
+def test_real_wrong_sides_still_fail():
+    """A quiet kernel x1.01 misses 27 numbers (allowed 14, within 2x) by a ratio of 100 (allowed 8.2): on
+    a random oracle the ratio does not bound escalation (a two-valued number reaches such ratios,
+    verify/escalation.py), so it is escalated, and fails every triple of the 6 real runs. A renamed
+    layer is never escalated."""
     oracle, side = real("bert_run_squad:migrated")
     wrong = copy.deepcopy(side)
     kernel = wrong["variables"]["bert/pooler/dense/kernel"]
     kernel["values"], kernel["l2"] = [v * 1.01 for v in kernel["values"]], kernel["l2"] * 1.01
     judgement = judged(oracle, wrong)
     assert not judgement.passed and judgement.calibration.sections[-1].side_worst.worst_ratio > 50
-    assert escalation.narrow_failure(judgement, oracle, wrong) is None
+    assert escalation.narrow_failure(judgement, oracle, wrong) is not None
+    again = escalation.judge_again(judgement, oracle, real("bert_run_squad:migrated", 6)[0], wrong)
+    assert not again.passed and again.calibration.failed_triples == again.calibration.triples == 20
     oracle, side = real("bert_run_classifier:runner")
     renamed = copy.deepcopy(side)
     renamed["variables"]["bert/pooler/dense/kernel_1"] = renamed["variables"].pop("bert/pooler/dense/kernel")
