@@ -45,6 +45,10 @@ BRIDGE_API = frozenset({
     "compat.contrib_helpers.load_global_step_from_checkpoint_dir", "compat.contrib_helpers.get_name_scope",
     "compat.contrib_helpers.filter_variables",
     "compat.contrib_learn.replace_monitors_with_hooks",
+    # TF 1.x's early-stopping hooks (tf.estimator.experimental / tf.contrib.estimator, oracle-tested)
+    *(f"compat.early_stopping.{name}" for name in (
+        "stop_if_higher_hook", "stop_if_lower_hook", "stop_if_no_increase_hook", "stop_if_no_decrease_hook",
+        "make_early_stopping_hook")),
     # tf.contrib.framework's variable functions (tf-slim's, oracle-tested)
     *(f"compat.contrib_variables.{name}" for name in (
         "variable", "model_variable", "local_variable", "global_variable", "add_model_variable",
