@@ -68,8 +68,7 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
     rewritten = updated_node.with_changes(args=args)
     # the first structural rewrite of a call wins (codemods/fused.py): the rewrite of the same compile
     # a later codemod makes (TF 1.x metric names, positional metrics) is asked here, on this call
-    handlers = list(getattr(rewrite, "_leave_call", ()))
-    for handler in handlers[handlers.index(leave_call) + 1:] if leave_call in handlers else ():
+    for handler in rewrite.call_handlers_after(leave_call):
         again = handler(rewrite, original_node, rewritten)
         if again is not None:
             return again
