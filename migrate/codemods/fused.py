@@ -135,6 +135,14 @@ class FusedRewrite(TableRewrite):
         handlers = self._leave_call
         return handlers[handlers.index(handler) + 1:] if handler in handlers else []
 
+    def hand_on(self, handler, original_node: cst.Call, rewritten: cst.Call) -> cst.BaseExpression:
+        """`rewritten` as the first later handler rewrites it (first wins, as in leave_Call), else itself."""
+        for later in self.call_handlers_after(handler):
+            again = later(self, original_node, rewritten)
+            if again is not None:
+                return again
+        return rewritten
+
     # ---- leaves: the first structural handler that rewrites wins, else the table rewrite -----
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         for handler in self._leave_call:

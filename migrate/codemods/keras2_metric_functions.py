@@ -67,11 +67,7 @@ def leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.
     rewritten = updated_node.with_changes(args=args)
     # the first structural rewrite of a call wins (codemods/fused.py): a later codemod's rewrite of the
     # same compile (TF 1.x metric names) is asked here, on this call
-    for handler in rewrite.call_handlers_after(leave_call):
-        again = handler(rewrite, original_node, rewritten)
-        if again is not None:
-            return again
-    return rewritten
+    return rewrite.hand_on(leave_call, original_node, rewritten)
 
 
 CODEMOD = Codemod(
