@@ -586,6 +586,14 @@ CODEMOD_HELPERS.update({
 CODEMOD_HELPERS.update({
     legacy: "tf:" + entry.target[len("tensorflow."):] for legacy, entry in CODEMOD_CONTRIB.items()
     if legacy.startswith("tensorflow.contrib.stateless.") and isinstance(entry, Replacement)})
+# ... and the contrib names the codemod rewrites to tf-slim's (contrib.framework's variable functions TF-Slim
+# re-exported: `tf.contrib.framework.get_variables_to_restore(exclude=...)` before a fine-tuning restore,
+# get_variables_by_name, assign_from_values, ...). tf.contrib.slim itself is served whole from tf_slim.
+CODEMOD_HELPERS.update({
+    legacy: "pymodule:{}:{}".format(*entry.target.rsplit(".", 1)) for legacy, entry in CODEMOD_CONTRIB.items()
+    if legacy.startswith("tensorflow.contrib.") and not legacy.startswith("tensorflow.contrib.slim.")
+    and isinstance(entry, Replacement) and entry.target.startswith("tf_slim.")
+    and not (entry.rename_kwargs or entry.unsupported_kwargs or entry.default_args)})
 # ... and under every contrib module path the codemod reads as the same module (migrate/tables/
 # aliases.py: `from tensorflow.contrib.tpu.python.tpu import tpu_function` is tf.contrib.tpu's
 # get_tpu_context; tensorflow/kfac ops/utils.py, heldout3)
