@@ -1,4 +1,4 @@
-"""`tf.estimator.inputs.numpy_input_fn` / `pandas_input_fn` for the calls tf.data reproduces exactly: `shuffle=False`, one thread.
+"""`tf.estimator.inputs.numpy_input_fn` / `pandas_input_fn` on one thread: TF 1.15's batches, and its shuffling.
 
 TF 1.15's numpy_input_fn fed the rows through a TF1 queue: with `shuffle=False` and one enqueue
 thread they came out in order, epoch after epoch (a batch may span two epochs), `num_epochs`
@@ -13,13 +13,20 @@ through the same queue: its batches are numpy_input_fn's on the columns' arrays,
 keyed by the frame's columns, labels a tensor for a Series and a dict keyed by its columns for a
 DataFrame of labels (docs/results/2026-11-28-pandas-input-fn.md).
 
-With `shuffle=True` the rows passed a RandomShuffleQueue whose order no tf.data pipeline reproduces,
-and with several threads the order was the threads' race: both are refused, naming what to write.
+With `shuffle=True` numpy_input_fn's feeder started each epoch at a row drawn by Python's `random`
+(reseeded from the OS first) and went round the rows from there, into a RandomShuffleQueue of
+`queue_capacity` rows that the input read at random, epochs mixed in it (TF 1.15's feeding_functions
+and numpy_io). No tf.data pipeline repeats the queue's draws, but the same rotation, repeated and passed
+through `shuffle(queue_capacity)`, draws from the same rows: a dataset that fits the queue comes out as
+one uniform permutation of all its epochs' rows, not epoch by epoch (tests/estimator_bridge/
+test_numpy_input_fn.py measures both against TF 1.15). pandas_input_fn's shuffling is refused (the TF
+1.15 oracle has no pandas to measure it against), and so are several threads (the order was their race).
 """
 
 from __future__ import annotations
 
 import collections
+import random
 
 import numpy as np
 import tensorflow as tf
@@ -30,9 +37,8 @@ _TARGET_KEY = "__target_key__"
 
 
 def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_capacity=1000, num_threads=1):
-    """An input_fn returning a tf.data.Dataset of TF 1.15's numpy_input_fn batches (`shuffle=False`)."""
-    _check_order("numpy_input_fn", shuffle, num_threads, "from_tensor_slices((x, y))")
-    del queue_capacity  # the queue's size: no effect on the batches
+    """An input_fn returning a tf.data.Dataset of TF 1.15's numpy_input_fn batches (shuffled as its queue was)."""
+    _check_order("numpy_input_fn", shuffle, num_threads, "from_tensor_slices((x, y))", shuffle_served=True)
 
     def input_fn():
         columns = _columns(x)
@@ -55,7 +61,8 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
         if len({np.shape(value)[0] for value in columns.values()}) != 1:
             raise ValueError("Length of tensors in x and y is mismatched. All elements in x and y must have the "
                              f"same length.\nShapes in x: { {k: np.shape(columns[k]) for k in feature_keys} }")
-        dataset = _batched(dict(columns), batch_size, num_epochs)
+        rows = _rotated(dict(columns)) if shuffle else dict(columns)
+        dataset = _batched(rows, batch_size, num_epochs, shuffle_buffer=queue_capacity if shuffle else None)
         return dataset.map(lambda row: _structure(row, x, feature_keys, target_keys))
 
     return input_fn
@@ -92,12 +99,12 @@ def pandas_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue
     return input_fn
 
 
-def _check_order(function: str, shuffle, num_threads, tf_data: str) -> None:
+def _check_order(function: str, shuffle, num_threads, tf_data: str, shuffle_served: bool = False) -> None:
     """TF 1.15's check of `shuffle`, then the refusal of the orders only TF 1.15's queue gave."""
     if not isinstance(shuffle, bool):
         raise ValueError("shuffle must be provided and explicitly set as boolean (it is recommended to set it "
                          f"as True for training); got {shuffle}")
-    if shuffle or num_threads != 1:
+    if (shuffle and not shuffle_served) or num_threads != 1:
         raise ValueError(
             f"estimator_bridge's {function} reproduces TF 1.15's batches only for shuffle=False and "
             f"num_threads=1 (got shuffle={shuffle}, num_threads={num_threads}): TF 1.15's shuffling queue "
@@ -105,11 +112,22 @@ def _check_order(function: str, shuffle, num_threads, tf_data: str) -> None:
             f"tf.data instead: tf.data.Dataset.{tf_data}.shuffle(len(x)).repeat(num_epochs).batch(batch_size)")
 
 
-def _batched(rows, batch_size, num_epochs) -> tf.data.Dataset:
+def _batched(rows, batch_size, num_epochs, shuffle_buffer=None) -> tf.data.Dataset:
     """The rows in order, epoch after epoch, in TF 1.15's batches: `dequeue_up_to` for N epochs (the
-    last batch smaller), `dequeue_many` for None (every batch full, never ending)."""
-    dataset = tf.data.Dataset.from_tensor_slices(rows)
-    return dataset.repeat(num_epochs).batch(batch_size, drop_remainder=num_epochs is None)
+    last batch smaller), `dequeue_many` for None (every batch full, never ending). `shuffle_buffer`:
+    drawn at random from that many rows of the repeated stream, as from TF 1.15's shuffling queue."""
+    dataset = tf.data.Dataset.from_tensor_slices(rows).repeat(num_epochs)
+    if shuffle_buffer is not None:
+        dataset = dataset.shuffle(shuffle_buffer)
+    return dataset.batch(batch_size, drop_remainder=num_epochs is None)
+
+
+def _rotated(columns: dict) -> dict:
+    """The columns started at a random row and wrapped round, as TF 1.15's shuffling feeder read them
+    (`random.seed(None); random.randrange(len)`: it reseeded Python's `random` from the OS, so does this)."""
+    random.seed(None)
+    start = random.randrange(len(next(iter(columns.values()))))
+    return {key: np.concatenate([value[start:], value[:start]]) for key, value in columns.items()}
 
 
 def _column_values(column) -> np.ndarray:

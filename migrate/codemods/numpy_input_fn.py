@@ -1,9 +1,11 @@
-"""`tf.estimator.inputs.numpy_input_fn(..., shuffle=False)` -> estimator_bridge.inputs.numpy_input_fn.
+"""`tf.estimator.inputs.numpy_input_fn(..., shuffle=False|True)` -> estimator_bridge.inputs.numpy_input_fn.
 
-Only calls whose batches tf.data reproduces exactly are rewritten: `shuffle` passed as the literal
-False (by keyword or fifth position) and `num_threads` absent or the literal 1 (TF 1.15's queue then
-gave the rows in order; estimator_bridge/inputs.py). Any other call (shuffle=True, a shuffle
-held in a variable, several threads, `*args`/`**kwargs`) keeps its MIG304 finding.
+Rewritten: `shuffle` passed as the literal False or True (by keyword or fifth position) and
+`num_threads` absent or the literal 1. With False TF 1.15's queue gave the rows in order, which the
+bridge repeats exactly; with True the bridge shuffles as TF 1.15's one feeder and its shuffling queue
+did (a random start, epochs mixed in a `queue_capacity` buffer: estimator_bridge/inputs.py, measured
+against TF 1.15 by tests/estimator_bridge/test_numpy_input_fn.py). Any other call (a shuffle held in
+a variable, several threads, `*args`/`**kwargs`) keeps its MIG304 finding.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ TARGET = Replacement("estimator_bridge.inputs.numpy_input_fn")
 SIGNATURE = ("x", "y", "batch_size", "num_epochs", "shuffle", "queue_capacity", "num_threads")
 
 
-lookup = ordered_lookup(KEYS, SIGNATURE, TARGET)
+lookup = ordered_lookup(KEYS, SIGNATURE, TARGET, shuffles=("False", "True"))
 
 
 CODEMOD = Codemod(
     name="NumpyInputFn",
-    description="numpy_input_fn(..., shuffle=False) on one thread -> estimator_bridge.inputs.numpy_input_fn.",
+    description="numpy_input_fn(..., shuffle=False|True) on one thread -> estimator_bridge.inputs.numpy_input_fn.",
     order=21,
     lookup=lookup,
 )

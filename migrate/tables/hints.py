@@ -83,8 +83,9 @@ HINTS = {
                                         "shared with tf.distributions are rewritten to tf.compat.v1.distributions)",
     "tensorflow.estimator.inputs.numpy_input_fn": (
         "an input_fn returning tf.data.Dataset.from_tensor_slices((x, y)), shuffled, batched and repeated "
-        "(numpy_input_fn fed a TF1 queue: its shuffle order is not reproduced; calls with shuffle=False "
-        "on one thread are rewritten to estimator_bridge.inputs.numpy_input_fn, TF 1.15's batches)"),
+        "(numpy_input_fn fed a TF1 queue; calls with shuffle=False or shuffle=True on one thread are rewritten "
+        "to estimator_bridge.inputs.numpy_input_fn, TF 1.15's batches and its shuffling; a shuffle held in a "
+        "variable or several enqueue threads are not)"),
     "tensorflow.estimator.inputs.pandas_input_fn": (
         "an input_fn returning tf.data.Dataset.from_tensor_slices((dict(df), labels)), shuffled, batched and "
         "repeated (pandas_input_fn fed a TF1 queue: its shuffle order is not reproduced; calls with "
