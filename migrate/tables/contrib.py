@@ -420,6 +420,13 @@ _FRAMEWORK_VARIABLES_IN_SLIM = (
 CONTRIB.update({f"tensorflow.contrib.framework.{name}": CONTRIB[f"tensorflow.contrib.slim.{name}"]
                 for name in _FRAMEWORK_VARIABLES_IN_SLIM if f"tensorflow.contrib.framework.{name}" not in CONTRIB})
 
+# contrib.layers' optimizers module (TF 1.15's contrib/layers/python/layers/optimizers.py) is tf-slim's
+# layers/optimizers.py, exported at tf_slim's top: `tf.contrib.layers.optimize_loss(loss, global_step,
+# learning_rate, optimizer="Adam")` in training-data-analyst's 2018 MNIST model_fn, and its tables.
+_LAYERS_OPTIMIZERS_IN_SLIM = ("optimize_loss", "OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn")
+CONTRIB.update({f"tensorflow.contrib.layers.{name}": Replacement(f"tf_slim.{name}")
+                for name in _LAYERS_OPTIMIZERS_IN_SLIM})
+
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 
 UNSUPPORTED = {

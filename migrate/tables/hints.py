@@ -137,16 +137,6 @@ HINTS = {
     "tensorflow.contrib.layers.create_feature_spec_for_parsing": "tf.feature_column.make_parse_example_spec(columns)",
     "tensorflow.contrib.layers.weighted_sum_from_feature_columns": (
         "tf.compat.v1.feature_column.linear_model(features, columns) (with tf.feature_column columns)"),
-    "tensorflow.contrib.layers.optimize_loss": (
-        "tf.compat.v1.train.<Name>Optimizer(learning_rate).minimize(loss, "
-        "global_step=tf.compat.v1.train.get_or_create_global_step()); optimize_loss also clipped gradients "
-        "(clip_gradients=), decayed the learning rate (learning_rate_decay_fn=) and wrote summaries: write "
-        "those out"),
-    "tensorflow.contrib.layers.OPTIMIZER_CLS_NAMES": (
-        "{'Adagrad': tf.compat.v1.train.AdagradOptimizer, 'Adam': tf.compat.v1.train.AdamOptimizer, "
-        "'Ftrl': tf.compat.v1.train.FtrlOptimizer, 'Momentum': lambda lr: "
-        "tf.compat.v1.train.MomentumOptimizer(lr, momentum=0.9), 'RMSProp': tf.compat.v1.train.RMSPropOptimizer, "
-        "'SGD': tf.compat.v1.train.GradientDescentOptimizer} (TF 1.15's dict)"),
     # other contrib packages that became libraries (heldout3)
     "tensorflow.contrib.gan": (
         "tensorflow_gan (pip install tensorflow-gan; `import tensorflow_gan as tfgan`: TF-GAN, the library "

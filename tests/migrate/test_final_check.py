@@ -433,8 +433,7 @@ HELDOUT3_HINTS = [
     ("c = tf.contrib.layers.real_valued_column('x')", "MIG301", "tf.feature_column.numeric_column("),
     ("s = tf.contrib.layers.create_feature_spec_for_parsing(cs)", "MIG301",
      "tf.feature_column.make_parse_example_spec("),
-    ("t = tf.contrib.layers.optimize_loss(l, s, 0.1, 'Adam')", "MIG301", "tf.compat.v1.train.<Name>Optimizer("),
-    ("n = tf.contrib.layers.OPTIMIZER_CLS_NAMES", "MIG301", "{'Adagrad': tf.compat.v1.train.AdagradOptimizer"),
+    # (contrib.layers.optimize_loss and OPTIMIZER_CLS_NAMES are tf-slim's since: fixture contrib/layers_optimize_loss)
     # cloudml-samples tpu_gan_estimator, brain-research/self-attention-gan
     ("g = tf.contrib.gan.gan_model(a, b, c, d)", "MIG301", "tensorflow_gan ("),
     ("h = tf.contrib.training.SummaryAtEndHook(d)", "MIG301", "tf.compat.v1.summary.FileWriter(log_dir)"),
