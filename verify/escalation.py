@@ -61,13 +61,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verify import calibration, discrete, oracle_cache, oracle_plan, oracles, stochastic
+from verify import calibration, comparable, discrete, oracle_cache, oracle_plan, oracles, stochastic
 from verify.compare import flatten_numbers
 from verify.judge import OUTSIDE, Judged, Judgement, series_of
-from verify.pipeline import (CKPT0, Phase, Runner, Silent, VerifyResult, drop_unstable_outputs, harvest_file,
+from verify.pipeline import (CKPT0, Phase, Runner, Silent, VerifyResult, harvest_file,
                              oracle_has_onednn)
 from verify.sides import seed_model_dir
-from verify.tag_names import align_keras_log_names, align_uniquified_tags
 
 NARROW = 2.0  # a failing section within this factor of both its calibrated bounds
 MAX_COUNT_RATIOS = 4  # count ratios outside (one accuracy written to an evaluation, a summary and a file)
@@ -230,10 +229,7 @@ def _fraction(value: float) -> str:
 def training_inputs(work: Path, side: str, oracle_runs: list[dict]) -> tuple[list[dict], dict, list[str]]:
     """(oracle runs, the side's harvest) as pipeline.Runner._side judges them, from the kept harvests."""
     ours = json.loads(harvest_file(work / side / "training").read_text())
-    ours, notes = align_uniquified_tags(oracle_runs[0], ours)
-    ours, keras_notes = align_keras_log_names(oracle_runs[0], ours)
-    runs, ours, unstable = drop_unstable_outputs(oracle_runs, ours)
-    return runs, ours, [*notes, *keras_notes, *unstable]
+    return comparable.training_inputs(oracle_runs, ours)
 
 
 def _training(phases: list[Phase]) -> Phase | None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from verify import calibration, dead_import, global_step_race, oracle_cache, oracle_plan, oracles, unmigrated
+from verify import calibration, comparable, dead_import, global_step_race, oracle_cache, oracle_plan, oracles, unmigrated
 from verify.compare import compare, flatten_numbers
 from verify.environments import ProgramFailed, harvest, program_env, run_program
 from verify.findings import Limitation, limitation
@@ -41,7 +41,7 @@ from verify.program import Program, check_program
 from verify.sides import USER_SIDES, describe_failure, launch, script_command, seed_model_dir, with_notebook_options
 
 RACE_ORDER = Path(__file__).resolve().parent / "race_order.py"
-from verify.tag_names import align_keras_log_names, align_uniquified_tags
+from verify.tag_names import align_uniquified_tags
 
 HARVEST_EVERYTHING = {"everything": True, "values_per_variable": 16}
 # Names a TF2-written checkpoint may add that are bookkeeping, not model state.
@@ -528,11 +528,7 @@ class Runner:
         if not flatten_numbers(oracle_runs[0]):
             training.limitation = limitation("VER004")
         elif start_files or self.keras_start is not None:
-            ours, training.notes = align_uniquified_tags(oracle_runs[0], ours)
-            ours, keras_notes = align_keras_log_names(oracle_runs[0], ours)
-            training.notes += keras_notes
-            oracle_runs, ours, unstable = drop_unstable_outputs(oracle_runs, ours)
-            training.notes += unstable
+            oracle_runs, ours, training.notes = comparable.training_inputs(oracle_runs, ours)
             training.judgement = calibration.judge_calibrated(oracle_runs, ours, rtol=self.options.train_rtol,
                                                               margin=self.options.margin)
             training.notes += calibration.notes(training.judgement)
@@ -667,31 +663,6 @@ def race_note(ordered: list[str]) -> str:
             "the read against its own increment (google-research/bert's optimizer does); TF 1.15 picks the "
             "order by thread timing. The oracle ran every read before the increment, as written and as current "
             "TensorFlow runs it, so its runs are comparable with the sides'")
-
-
-def drop_unstable_outputs(oracle_runs: list[dict], ours: dict) -> tuple[list[dict], dict, list[str]]:
-    """Leave out of the training phase the output files whose shape the oracle does not repeat.
-
-    A file of n-best answers or of sampled text holds a different count of numbers from one
-    oracle run to the next: no number in it has a counterpart to be compared with. Such files are
-    reported in a note (the exact phase, on one fixed checkpoint, still compares them).
-    """
-    counts: dict[str, set[int]] = {}
-    for run in oracle_runs:
-        for name in set().union(*(r.get("outputs", {}).keys() for r in oracle_runs)):
-            counts.setdefault(name, set()).add(len(run.get("outputs", {}).get(name, [])))
-    unstable = sorted(name for name, sizes in counts.items() if len(sizes) > 1)
-    if not unstable:
-        return oracle_runs, ours, []
-
-    def without(run: dict) -> dict:
-        kept = dict(run)
-        kept["outputs"] = {k: v for k, v in run.get("outputs", {}).items() if k not in unstable}
-        return kept
-
-    notes = [f"outputs.{name}: the oracle's runs wrote {sorted(counts[name])} numbers; not compared in the training "
-             "phase (compared in the exact phase)" for name in unstable]
-    return [without(run) for run in oracle_runs], without(ours), notes
 
 
 def oracle_has_onednn(version: str) -> bool:

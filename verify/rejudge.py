@@ -15,11 +15,10 @@ import argparse
 import json
 from pathlib import Path
 
-from verify import calibration
+from verify import calibration, comparable
 from verify.judge import Judgement
-from verify.pipeline import DEFAULT_TRAIN_RTOL, drop_unstable_outputs, harvest_file
+from verify.pipeline import DEFAULT_TRAIN_RTOL, harvest_file
 from verify.sides import SIDES
-from verify.tag_names import align_keras_log_names, align_uniquified_tags
 
 
 def oracle_runs(work: Path) -> list[dict]:
@@ -39,9 +38,7 @@ def rejudge(work: Path, *, rtol: float = DEFAULT_TRAIN_RTOL, margin: float = 3.0
         path = harvest_file(work / side / "training")
         if not runs or not path.exists():
             continue
-        ours, _ = align_uniquified_tags(runs[0], json.loads(path.read_text()))
-        ours, _ = align_keras_log_names(runs[0], ours)
-        oracle, ours, _ = drop_unstable_outputs(runs, ours)
+        oracle, ours, _ = comparable.training_inputs(runs, json.loads(path.read_text()))
         judged[side] = calibration.judge_calibrated(oracle, ours, rtol=rtol, margin=margin)
     return judged
 

@@ -82,7 +82,7 @@ def test_a_tag_tf1_uniquified_is_compared_with_the_sides_plain_tag_and_noted():
 
 
 def test_output_files_whose_shape_the_oracle_does_not_repeat_are_left_out_of_training_with_a_note():
-    from verify.pipeline import drop_unstable_outputs
+    from verify.comparable import drop_unstable_outputs
 
     runs = [{"outputs": {"nbest.json": [0.5, 0.2], "eval_results.txt": [0.7]}},
             {"outputs": {"nbest.json": [0.6], "eval_results.txt": [0.7]}}]
