@@ -183,7 +183,8 @@ def fit_tf1(model, x=_NOT_GIVEN, y=_NOT_GIVEN, batch_size=_NOT_GIVEN, *args, **k
       and the validation rows' after each epoch's training (whatever `shuffle` said), Keras 3 and
       tf-keras with TensorFlow's; this fits on keras_tf1_shuffle's batches (`validation_split` taken
       off the end first, as TF 1.x did; `class_weight` as TF 1.x's per-row weights, times
-      `sample_weight`, which Keras 3 refuses together).
+      `sample_weight`, which Keras 3 refuses together, per output of a multi-output model
+      (keras_tf1_weights); `shuffle="batch"` as TF 1.x's order of whole batch-sized chunks).
     A keras Sequence (no `class_weight`, or a dict of them) is read as TF 1.x's one stream for the whole fit
     (keras_tf1_sequence: Python's `random` order per pass, a short Sequence cycled through); a tf.data
     dataset's training loss is TF 1.x's mean of the step losses (keras_step_mean).
@@ -402,16 +403,19 @@ def _fit_full_arrays(model, x, y, batch_size, named):
     import tensorflow as tf
 
     from estimator_bridge.compat import keras_tf1_shuffle as tf1
+    from estimator_bridge.compat import keras_tf1_weights
 
     weights, class_weight = named.get("sample_weight"), named.get("class_weight")
     if (not named.get("steps_per_epoch") or named.get("validation_split")
             or ((weights is not None or class_weight is not None)
-                and (y is None or not (weights is None or _arrays(weights)) or not _tf1_class_weight(y, class_weight)))):
+                and (y is None or not keras_tf1_weights.applicable(y, class_weight, weights)))):
         return None
-    weights = tf1.class_sample_weights(y, named.pop("class_weight", None), named.pop("sample_weight", None))
+    weights = keras_tf1_weights.per_row(model, y, named.pop("class_weight", None), named.pop("sample_weight", None))
+    y, weights = (keras_tf1_weights.in_output_order(model, v) for v in (y, weights))
     validation = _validation_arrays(named.get("validation_data"))
     if validation is not None and batch_size is not None and named.get("validation_steps") is None:
         named["validation_data"] = tf1.batches(model, *validation, batch_size)
+    x, y, weights = (tuple(v) if isinstance(v, list) else v for v in (x, y, weights))   # one tensor per output
     whole = x if y is None else (x, y) if weights is None else (x, y, weights)
     return model.fit(tf.data.Dataset.from_tensors(whole).repeat(), **named)
 
@@ -432,39 +436,36 @@ def _fit_tf1_shuffled(model, x, y, batch_size, named):
     TF 1.x's loop shuffled the validation rows whatever `shuffle` said (its validation pass ran with the
     loop's default `shuffle=True`), one numpy draw after each epoch's training, which moves a per-batch
     metric and every later epoch's order; the validation arrays are served that way, the training rows
-    in numpy's order when shuffled, else in order. `class_weight` (one output's labels) becomes TF 1.x's
-    per-row weights (times `sample_weight`), taken off with `validation_split` as TF 1.x did.
+    in numpy's order when shuffled (`shuffle="batch"`: whole batch-sized chunks), else in order.
+    `class_weight` (a dict, or per output a dict or list of them) becomes TF 1.x's per-row weights (times
+    `sample_weight`; keras_tf1_weights), taken off with `validation_split` as TF 1.x did.
     """
     from estimator_bridge.compat import keras_tf1_shuffle as tf1
+    from estimator_bridge.compat import keras_tf1_weights
 
     weights = named.pop("sample_weight", None)
     class_weight = named.pop("class_weight", None)
     shuffle = named.get("shuffle", True)
-    if (named.get("steps_per_epoch") or isinstance(shuffle, str) or not (weights is None or _arrays(weights))
-            or not _tf1_class_weight(y, class_weight)):
+    if (named.get("steps_per_epoch") or (isinstance(shuffle, str) and shuffle != "batch")
+            or not keras_tf1_weights.applicable(y, class_weight, weights)):
         return None
-    weights = tf1.class_sample_weights(y, class_weight, weights)
+    weights = keras_tf1_weights.per_row(model, y, class_weight, weights)
+    y, weights = (keras_tf1_weights.in_output_order(model, v) for v in (y, weights))
     split = named.pop("validation_split", 0.0) or 0.0
     validation = named.get("validation_data")
     if split and validation is None:
         at = int(tf1.rows(x) * (1.0 - split))   # TF 1.x: the last fraction, before shuffling
         validation = (tf1.sliced(x, slice(at, None)), tf1.sliced(y, slice(at, None)),
-                      None if weights is None else weights[at:])
+                      None if weights is None else tf1.sliced(weights, slice(at, None)))
         x, y = tf1.sliced(x, slice(0, at)), tf1.sliced(y, slice(0, at))
-        weights = None if weights is None else weights[:at]
+        weights = None if weights is None else tf1.sliced(weights, slice(0, at))
     else:
         validation = _validation_arrays(validation)
     if validation is not None and named.get("validation_steps") is None:
         named["validation_data"] = tf1.batches(model, *validation, batch_size)
     named["shuffle"] = False
-    return model.fit(tf1.batches(model, x, y, weights, batch_size, shuffle=bool(shuffle)), **named)
-
-
-def _tf1_class_weight(y, class_weight) -> bool:
-    """Whether the bridge applies `class_weight` as TF 1.x did: none, or a dict over one output's label array."""
-    import numpy as np
-
-    return class_weight is None or (isinstance(class_weight, dict) and isinstance(y, np.ndarray))
+    return model.fit(tf1.batches(model, x, y, weights, batch_size, shuffle=shuffle if shuffle == "batch" else
+                                 bool(shuffle)), **named)
 
 
 def legacy_lr_schedule(schedule):

@@ -16,11 +16,12 @@ TF1_DEFAULT_BATCH_SIZE = 32
 
 
 def sliced(value, index):
-    """`value` (an array, or a list/tuple/dict of arrays) at the rows `index`."""
+    """`value` (an array, or a list/tuple/dict of arrays) at the rows `index`; a list as a tuple (Keras 3
+    takes a list in a batch for one tensor, a tuple for one per output)."""
     if isinstance(value, dict):
         return {key: array[index] for key, array in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(array[index] for array in value)
+        return tuple(array[index] for array in value)
     return value[index]
 
 
@@ -45,7 +46,8 @@ def _sequence_base(model):
 
 def batches(model, x, y, sample_weight=None, batch_size=None, shuffle=True):
     """TF 1.x's shuffled batches of the arrays `x`, `y` (and `sample_weight`), one epoch per pass
-    (`shuffle=False`: the rows in order, no draw).
+    (`shuffle=False`: the rows in order, no draw; `shuffle="batch"`: TF 1.x's batch_shuffle, the order of
+    the whole batch-sized chunks of rows drawn with numpy, the rows after the last whole chunk last).
 
     Keras 3 announces each epoch (`on_epoch_begin`) and reads a batch or two before the first one
     only to learn their shapes (then ends that pseudo-epoch): the order is drawn when the epoch
@@ -67,7 +69,10 @@ def batches(model, x, y, sample_weight=None, batch_size=None, shuffle=True):
 
         def _draw(self):
             self.order = np.arange(count)
-            if shuffle:
+            if shuffle == "batch":
+                chunks = self.order[:count // size * size].reshape((count // size, size))
+                np.random.shuffle(chunks)   # in place: the chunks' order, drawn like TF 1.x's batch_shuffle
+            elif shuffle:
                 np.random.shuffle(self.order)
 
         def __len__(self):
@@ -79,7 +84,7 @@ def batches(model, x, y, sample_weight=None, batch_size=None, shuffle=True):
             order = np.arange(count) if self.order is None else self.order
             index = order[number * size:(number + 1) * size]
             batch = (sliced(x, index), sliced(y, index))
-            return batch if sample_weight is None else batch + (sample_weight[index],)
+            return batch if sample_weight is None else batch + (sliced(sample_weight, index),)
 
         def on_epoch_begin(self):
             self._draw()
