@@ -50,6 +50,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("MIG210", Severity.WARNING, "os.environ['COLAB_TPU_ADDR'] read unguarded: KeyError off Colab's TPU Node runtime"),
     Code("MIG211", Severity.WARNING, "tf.Session in a file that never leaves eager mode: session.run will fail"),
     Code("MIG212", Severity.WARNING, "Keras fit on arrays under a tf.distribute strategy: TF 1.x's order cannot be drawn again"),
+    Code("MIG213", Severity.WARNING, "Keras fit on a Sequence under a tf.distribute strategy: TF 1.x refused it, Keras reads it"),
     Code("MIG401", Severity.INFO, "TPU readiness: dataset batch without drop_remainder=True (recompiles)"),
     Code("MIG402", Severity.INFO, "TPU readiness: padded_batch or a Python function in the input pipeline"),
     Code("MIG403", Severity.INFO, "TPU readiness: per-core batch not a multiple of 8"),

@@ -62,7 +62,34 @@ def restarted_each_epoch(validation_data):
     return validation_data
 
 
+def unseen_symbolic_build(data):
+    """`fit(data, ...)` of a model under a tf.distribute strategy as TF 2.x's Keras read it: `data` itself.
+
+    Keras 3's TensorFlow trainer under a strategy (MirroredStrategy with one or more replicas, TPUStrategy;
+    not the default strategy) reads one batch to build the model symbolically before the first epoch,
+    then restarts the data. A keras Sequence (PyDataset) read so draws its shuffled order with Python's
+    `random.shuffle` once more (and runs the user's `__getitem__` and `on_epoch_end`, which may draw from
+    numpy), so every epoch reads other batches than TF 2.15's Keras did (measured: the first epoch's loss
+    0.70068 against TF 2.15's 0.70373, tests/migrate/test_keras_sequence_strategy.py). This returns
+    `data` unchanged and makes, once per process, that read leave Python's and numpy's global generators
+    as they were: the epochs draw TF 2.15's orders. Nothing changes when Keras has no such trainer.
+    """
+    _patch_symbolic_build()
+    return data
+
+
 def _restart_validation_before_symbolic_build() -> None:
+    _patch_symbolic_build()
+
+
+def _patch_symbolic_build() -> None:
+    """Keras 3's `_maybe_symbolic_build`, once per process: the cached validation iterator restarted
+    before its read (restarted_each_epoch), Python's and numpy's generators kept across the read
+    (unseen_symbolic_build)."""
+    import random
+
+    import numpy as np
+
     try:
         from keras.src.backend.tensorflow.trainer import TensorFlowTrainer
     except ImportError:  # another Keras backend or version: nothing to fix
@@ -74,7 +101,12 @@ def _restart_validation_before_symbolic_build() -> None:
     def _maybe_symbolic_build(self, iterator=None, data_batch=None):
         if iterator is not None and iterator is getattr(self, "_eval_epoch_iterator", None):
             iterator.reset()
-        return original(self, iterator=iterator, data_batch=data_batch)
+        states = random.getstate(), np.random.get_state()
+        try:
+            return original(self, iterator=iterator, data_batch=data_batch)
+        finally:
+            random.setstate(states[0])
+            np.random.set_state(states[1])
 
     _maybe_symbolic_build._restarts_validation = True
     _maybe_symbolic_build._original = original

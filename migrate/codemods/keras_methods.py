@@ -88,6 +88,7 @@ INPUTS = frozenset({"keras.Input", "keras.layers.Input"})
 INPUT_HELPER = "estimator_bridge.compat.keras_input.Input"
 RESET_STATES_HELPER = "estimator_bridge.compat.keras_methods.reset_states"
 VALIDATION_HELPER = "estimator_bridge.compat.keras_methods.restarted_each_epoch"
+UNSEEN_BUILD_HELPER = "estimator_bridge.compat.keras_methods.unseen_symbolic_build"
 SCHEDULE_HELPER = "estimator_bridge.compat.keras_methods.legacy_schedule_step"
 APPLY_GRADIENTS_HELPER = "estimator_bridge.compat.keras_methods.apply_gradients"
 WEIGHTS_HELPERS = {"save_weights": "estimator_bridge.compat.keras_weights.save_weights",
@@ -117,6 +118,8 @@ SCHEDULE_BASES = frozenset({"keras.optimizers.schedules.LearningRateSchedule",
 # A file that may run Keras under a tf.distribute strategy (where the validation restart fails).
 _STRATEGY_WORDS = re.compile(r"Strategy\b|\bget_strategy\b|\bkeras_to_tpu_model\b")
 _VALIDATION_STEPS = re.compile(r"\bvalidation_steps\s*=")
+_FIT_OPEN = re.compile(r"\.\s*fit\s*\(")
+_SEQUENCE_WORDS = re.compile(r"\bSequence\b|\bPyDataset\b|\.\s*flow(?:_from_\w+)?\s*\(")
 # Keras 2's global learning phase -> the bridge's recorder (it warns: Keras 3 layers ignore it).
 LEARNING_PHASE = {"keras.backend.set_learning_phase": "estimator_bridge.compat.keras_backend.set_learning_phase",
                   "keras.backend.learning_phase": "estimator_bridge.compat.keras_backend.learning_phase"}
@@ -141,7 +144,7 @@ def text_may_need_keras_rewrite(text: str) -> bool:
     reach), so the answer is kept."""
     if any(name in text for name in REMOVED_METHODS) or _RESET_STATES_CALL.search(text):
         return True
-    if _validation_steps_to_wrap(text):
+    if _validation_steps_to_wrap(text) or _data_fit_to_wrap(text):
         return True
     if _COMPILE_KEYWORD.search(text) or ("ModelCheckpoint" in text and _OPTIONS_KEYWORD.search(text)):
         return True
@@ -242,6 +245,13 @@ def _validation_steps_to_wrap(text: str) -> bool:
     """More `validation_steps=` than wrapped validation sets, in a file that may use a strategy."""
     steps = len(_VALIDATION_STEPS.findall(text))
     return steps > text.count("restarted_each_epoch(") and _STRATEGY_WORDS.search(text) is not None
+
+
+def _data_fit_to_wrap(text: str) -> bool:
+    """A `fit(` call, a strategy and a keras Sequence (a subclass, a PyDataset, an ImageDataGenerator flow) in
+    the file: the data may be a Sequence that Keras 3 reads before training (_symbolic_build_unseen)."""
+    return (_FIT_OPEN.search(text) is not None and _STRATEGY_WORDS.search(text) is not None
+            and _SEQUENCE_WORDS.search(text) is not None)
 
 
 def keras3_weights_name(text: str, weights_only: bool) -> str | None:
@@ -613,12 +623,18 @@ def _leave_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst
         moved = updated_node.with_changes(func=func, args=converted[0])
         if entry.target == "fit":
             wrapped = _validation_restarted(rewrite, moved)
-            return wrapped if wrapped is not None else moved
+            moved = wrapped if wrapped is not None else moved
+            unseen = _symbolic_build_unseen(rewrite, moved)
+            return unseen if unseen is not None else moved
         return moved
     if _is_method(rewrite, original_node, {"fit"}):
         wrapped = _validation_restarted(rewrite, updated_node)
+        unseen = _symbolic_build_unseen(rewrite, wrapped if wrapped is not None else updated_node)
         if wrapped is not None:
-            return wrapped
+            return unseen if unseen is not None else wrapped
+        if unseen is not None:
+            keywords = _keyword_changes(rewrite, original_node, unseen)
+            return keywords if keywords is not None else unseen
     keywords = _keyword_changes(rewrite, original_node, updated_node)
     result = keywords if keywords is not None else updated_node
     literals = rewrite.state[NAME].renamed
@@ -709,6 +725,32 @@ def _validation_restarted(rewrite, call: cst.Call) -> cst.Call | None:
         return None
     wrapped = cst.Call(func=rewrite.spell(VALIDATION_HELPER), args=[cst.Arg(value)])
     return call.with_changes(args=[arg.with_changes(value=wrapped) if arg is data[0] else arg for arg in call.args])
+
+
+def _symbolic_build_unseen(rewrite, call: cst.Call) -> cst.Call | None:
+    """`fit(data, ...)` (no labels: a Sequence, dataset or generator) in a file that may use a tf.distribute
+    strategy and has keras Sequences -> `fit(<helper>(data), ...)`; None when there is nothing to wrap.
+
+    Keras 3's trainer under a strategy reads a batch to build the model before the first epoch; from a
+    Sequence that read draws its order from Python's `random` once more than TF 2.x's Keras did, so every
+    epoch read other batches (TF 2.15: the first epoch's loss 0.70373, Keras 3: 0.70068). The helper
+    returns `data` and keeps the generators as they were across that read, once per process
+    (estimator_bridge/compat/keras_methods.py).
+    """
+    if not rewrite.source_has(_data_fit_to_wrap) or any(arg.star for arg in call.args):
+        return None
+    positional = [arg for arg in call.args if arg.keyword is None]
+    named = {arg.keyword.value: arg for arg in call.args if arg.keyword is not None}
+    data = positional[0] if positional else named.get("x")
+    if data is None or len(positional) > 1 or "y" in named:
+        return None
+    value = data.value
+    if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith("unseen_symbolic_build"):
+        return None
+    if isinstance(value, cst.Name) and value.value == "None":
+        return None
+    wrapped = cst.Call(func=rewrite.spell(UNSEEN_BUILD_HELPER), args=[cst.Arg(value)])
+    return call.with_changes(args=[arg.with_changes(value=wrapped) if arg is data else arg for arg in call.args])
 
 
 def _keywords(call: cst.Call, names) -> list[cst.Arg]:

@@ -22,6 +22,8 @@ strategy: TF 1.x's batches; anything else: `model.fit` as written). Files writte
   max(1024, 8 * batch_size)).repeat(epochs).batch(batch_size)`, its order seeded from the graph's seed
   and op count, which no TF 2 program draws again (unshuffled, the helper's `model.fit` gives TF 1.15's
   numbers). Reported (MIG212) with the replacement that keeps that pipeline with a seed.
+- `fit(x)` without labels in such a file that defines a keras Sequence: TF 1.15 refused a Sequence under a
+  non-default strategy (AssertionError: datasets only); Keras reads it as TF 2.x's Keras did. Reported (MIG213).
 - `fit(x, ...)` without y: with x a keras Sequence, TF 1.x read it as one stream for the whole fit (its
   order drawn with Python's `random` per pass, a short Sequence cycled through); with x a dataset, its
   training loss was the mean of the step losses. The helper decides at run time, and calls the fit of
@@ -46,6 +48,8 @@ _FIT_CALL = re.compile(r"\.\s*fit(?:_generator)?\s*\(")
 # a non-default tf.distribute strategy created and a scope entered (TF 1.x's contrib.distribute names too)
 _STRATEGY = re.compile(r"(?:OneDevice|Mirrored|CentralStorage|TPU|ParameterServer)Strategy\s*\(")
 _SCOPE = re.compile(r"\.\s*scope\s*\(\s*\)")
+# a class deriving from a keras Sequence (`tf.keras.utils.Sequence`, `keras.utils.Sequence`, `Sequence`)
+_SEQUENCE_CLASS = re.compile(r"^\s*class\s+\w+\s*\([^)]*\bSequence\s*[,)]", re.MULTILINE)
 # Before KerasRemovedMethods (14): its validation wrap of the same fit call is applied here too.
 
 
@@ -103,6 +107,8 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
     x = positional[0] if positional else keywords.get("x")
     y = positional[1] if len(positional) > 1 else keywords.get("y")
     shuffle = keywords.get("shuffle", positional[8] if len(positional) > 8 else None)
+    if x is not None and y is None and rewrite.source_has(_defines_sequence):
+        return [_sequence_finding(call)]
     if x is None or y is None or (shuffle is not None and _literal_off(shuffle)):
         return []
     code = cst.Module([]).code_for_node
@@ -118,6 +124,21 @@ def call_findings(rewrite, call: cst.Call) -> list[tuple]:
              f"for that pipeline with an order of your choosing, fit on `{slices}.shuffle(max(1024, 8 * {batch}), "
              f"seed=SEED).repeat().batch({batch})` with `steps_per_epoch=len({code(x)}) // {batch}` (TF 1.15 "
              "required whole batches there); or pass `shuffle=False`")]
+
+
+def _defines_sequence(text: str) -> bool:
+    return _SEQUENCE_CLASS.search(text) is not None
+
+
+def _sequence_finding(call: cst.Call) -> tuple:
+    """MIG213: `fit(x)` without labels, in a file that defines a keras Sequence and enters a non-default strategy."""
+    return (call, "MIG213",
+            "if `x` is a keras Sequence: for a model built under a tf.distribute strategy (OneDevice, Mirrored, TPU) "
+            "TF 1.15's fit took tf.data datasets only and raised AssertionError (in "
+            "`_distribution_standardize_user_data`); Keras reads the Sequence here as TF 2.x's Keras did (Python's "
+            "`random` order per epoch), so the program runs where TF 1.15 stopped",
+            "to train as TF 1.15 could, build the model outside the strategy's scope (TF 1.15's Sequence loop: the "
+            "migrated fit gives its numbers there), or fit on a tf.data dataset")
 
 
 def _generator_call(rewrite, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression | None:
