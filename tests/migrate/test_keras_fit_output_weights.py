@@ -13,7 +13,8 @@ with validation_split and class_weight; the next numpy draw differed). After: ev
 1.6e-7 relative of TF 1.15, the next numpy draw equal.
 tf-keras reports a per-output loss (`a_loss`) of an epoch whose last batch is short weighted by batch size,
 TF 1.15 and Keras 3 as the plain mean of the batches' values (the total `loss` agrees): measured 2.2e-2
-apart with 30 training rows in 8s; the case with validation_split keeps whole batches for this reason.
+(`a_loss`) and 0.22 (`val_b_loss`) apart with 30 training rows in 8s; the case with validation_split keeps
+whole batches for this reason.
 """
 
 import pytest
