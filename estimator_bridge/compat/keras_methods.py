@@ -239,8 +239,8 @@ def fit_tf1(model, x=_NOT_GIVEN, y=_NOT_GIVEN, batch_size=_NOT_GIVEN, *args, **k
         args, kwargs = _with_callback(args, kwargs, stop_when_data_runs_out(model, steps, x))
     class_weight = named.get("class_weight", kwargs.get("class_weight"))
     if _streamed(model, x, class_weight):
-        x, args, kwargs = _as_tf1_stream(x, steps, named.get("shuffle", kwargs.get("shuffle", True)), class_weight,
-                                         args, kwargs)
+        x, args, kwargs = _as_tf1_stream(model, x, steps, named.get("shuffle", kwargs.get("shuffle", True)),
+                                         class_weight, args, kwargs)
     training = _dataset(x) and _default_strategy(model)   # TF 1.x: the training loss over steps on a dataset
     validation = per_step(named.get("validation_data", kwargs.get("validation_data")))
     if training or validation:
@@ -268,7 +268,7 @@ def fit_generator_tf1(model, *args, **kwargs):
     if _streamed(model, data, arguments.get("class_weight")):
         arguments["steps_per_epoch"] = arguments.get("steps_per_epoch") or len(data)
         arguments["generator"] = keras_tf1_sequence.stream(data, arguments.get("shuffle", True),
-                                                           arguments.pop("class_weight", None))
+                                                           arguments.pop("class_weight", None), model)
         arguments["shuffle"] = False
         # one reader: a generator is not read by several threads (TF 1.x's enqueuer served the order anyway)
         arguments["workers"], arguments["use_multiprocessing"] = 1, False
@@ -309,15 +309,16 @@ def _as_written_keywords(x, y, batch_size, kwargs) -> dict:
 
 def _streamed(model, data, class_weight) -> bool:
     """Whether fit reads `data` as TF 1.x's stream over a Sequence: a Sequence, a model outside any
-    strategy (TF 1.x had no Sequence loop under one), no `class_weight` or a dict of them (the stream
-    weighs each batch's rows as TF 1.x did; anything else is read by Keras as before)."""
+    strategy (TF 1.x had no Sequence loop under one), no `class_weight`, a dict, or per output a dict or list
+    of them (the stream weighs each batch's rows as TF 1.x did; anything else is read by Keras as before)."""
     from estimator_bridge.compat import keras_tf1_sequence
 
-    return ((class_weight is None or isinstance(class_weight, dict)) and keras_tf1_sequence.is_sequence(data)
+    return ((class_weight is None or isinstance(class_weight, (dict, list, tuple)))
+            and keras_tf1_sequence.is_sequence(data)
             and _default_strategy(model))
 
 
-def _as_tf1_stream(sequence, steps, shuffle, class_weight, args, kwargs):
+def _as_tf1_stream(model, sequence, steps, shuffle, class_weight, args, kwargs):
     """(x, args, kwargs) of a Keras 2 `fit(sequence, ...)` call made to read TF 1.x's stream over `sequence`."""
     from estimator_bridge.compat import keras_tf1_sequence
 
@@ -325,7 +326,7 @@ def _as_tf1_stream(sequence, steps, shuffle, class_weight, args, kwargs):
     args, kwargs = _with_argument(args, kwargs, "shuffle", False)
     if class_weight is not None:   # in the stream's batches (Keras 3 takes no class_weight with a generator)
         args, kwargs = _with_argument(args, kwargs, "class_weight", None)
-    return keras_tf1_sequence.stream(sequence, bool(shuffle), class_weight), args, kwargs
+    return keras_tf1_sequence.stream(sequence, bool(shuffle), class_weight, model), args, kwargs
 
 
 def _dataset(data) -> bool:

@@ -41,14 +41,16 @@ def is_sequence(data) -> bool:
     return isinstance(data, _sequence_classes())
 
 
-def stream(sequence, shuffle=True, class_weight=None):
+def stream(sequence, shuffle=True, class_weight=None, model=None):
     """The batches TF 1.x's OrderedEnqueuer served from `sequence`, pass after pass, without end.
 
     A batch given as a list is given as a tuple (what Keras 3's own Sequence reader does; its
     generator reader takes tuples only). An empty Sequence gives nothing. With `class_weight`, each
     batch comes with TF 1.x's per-row weights (its train_on_batch weighed every batch so, times the
-    batch's own sample weights).
+    batch's own sample weights); with `model`, per output of a multi-output model (keras_tf1_weights:
+    labels in a list or a dict by output name, fed as a tuple in output order).
     """
+    from estimator_bridge.compat import keras_tf1_weights
     from estimator_bridge.compat.keras_tf1_shuffle import class_sample_weights
 
     order = list(range(len(sequence)))
@@ -64,7 +66,12 @@ def stream(sequence, shuffle=True, class_weight=None):
         for index in order:
             batch = sequence[index]
             batch = tuple(batch) if isinstance(batch, list) else batch
-            if class_weight is not None:
+            if class_weight is not None and model is not None:
+                x, y, *weights = batch
+                weights = keras_tf1_weights.per_row(model, y, class_weight, weights[0] if weights else None)
+                y, weights = (keras_tf1_weights.in_output_order(model, v) for v in (y, weights))
+                batch = tuple(tuple(v) if isinstance(v, list) else v for v in (x, y, weights))
+            elif class_weight is not None:
                 x, y, *weights = batch
                 batch = (x, y, class_sample_weights(y, class_weight, weights[0] if weights else None))
             yield batch

@@ -4,10 +4,12 @@ TF 1.15 (oracle test).
 
 TF 1.15 mapped `class_weight` and `sample_weight` to the outputs (a dict by output name, a list in output
 order), made each output's class weights per-row weights of its labels times its sample weights, and
-with shuffle="batch" drew the order of whole batch-sized chunks with numpy. Measured before this fix on
+with shuffle="batch" drew the order of whole batch-sized chunks with numpy; a Sequence's batches it weighed so
+one by one. Measured before this fix on
 tests/migrate/programs/keras_fit_output_weights.py (TF 2.21, Keras 3.15, tf-keras 2.21): every per-output
 class_weight case raised on both targets (Keras 3: "`class_weight` is only supported for Models with a
-single output"; tf-keras: "Expected `class_weight` to be a dict with keys from 0 ..." or AttributeError),
+single output"; tf-keras: "Expected `class_weight` to be a dict with keys from 0 ..." or AttributeError; a
+Sequence on both: "`class_weight` not supported for 3+ dimensional targets"),
 and shuffle="batch" trained on TensorFlow's order (loss 1.4e-3 / 2.4e-2 off, val_loss 5.8e-2 / 0.2 off
 with validation_split and class_weight; the next numpy draw differed). After: every history entry within
 1.6e-7 relative of TF 1.15, the next numpy draw equal.
@@ -25,7 +27,8 @@ from tests.support.oracles import REPO_ROOT
 PROGRAM = REPO_ROOT / "tests" / "migrate" / "programs" / "keras_fit_output_weights.py"
 CASES = ("class_weight_by_name", "class_weight_list_labels_by_name",
          "class_weight_one_output_sample_weight_validation", "class_and_sample_weight_steps",
-         "sample_weight_steps_validation_data", "shuffle_batch", "shuffle_batch_validation_class_weight")
+         "sequence_class_weight_by_name", "sample_weight_steps_validation_data", "shuffle_batch",
+         "shuffle_batch_validation_class_weight")
 
 pytestmark = pytest.mark.oracle
 

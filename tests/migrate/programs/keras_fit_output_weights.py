@@ -1,6 +1,6 @@
 """TF 1.x Keras `fit` on numpy arrays of a two-output model with `class_weight` per output (a dict by output
 name, a list in output order, a dict for one output only), with `sample_weight` per output, with
-`steps_per_epoch`, and `fit(..., shuffle="batch")` on a one-output model. TF 1.15 turned each output's
+`steps_per_epoch`, on a Sequence, and `fit(..., shuffle="batch")` on a one-output model. TF 1.15 turned each output's
 `class_weight` into per-row weights of that output's labels (times that output's `sample_weight`) before
 batching, fed the whole arrays at every step with `steps_per_epoch`, and with shuffle="batch" shuffled the
 order of whole batch-sized chunks of the rows with numpy (the rows past the last whole chunk stay last).
@@ -18,6 +18,15 @@ ya = (x @ np.array([1.0, -2.0, 3.0], np.float32) > 1.0).astype(np.float32).resha
 yb = (x @ np.array([-1.0, 2.0, 1.0], np.float32) > 1.0).astype(np.float32).reshape(-1, 1)
 wa = rs.uniform(0.5, 1.5, size=(40,))
 wb = rs.uniform(0.5, 1.5, size=(40,))
+
+
+class TwoOutputBatches(tf.keras.utils.Sequence):
+    def __len__(self):
+        return 5
+
+    def __getitem__(self, index):
+        rows = slice(index * 8, (index + 1) * 8)
+        return x[rows], [ya[rows], yb[rows]]
 
 
 def two_outputs():
@@ -61,6 +70,8 @@ cases = {
         validation_split=0.2, verbose=0)),   # whole batches: see the test's docstring
     "class_and_sample_weight_steps": case(two_outputs, lambda model: model.fit(
         x, [ya, yb], steps_per_epoch=3, epochs=2, class_weight=CLASSES, sample_weight=[wa, wb], verbose=0)),
+    "sequence_class_weight_by_name": case(two_outputs, lambda model: model.fit(
+        TwoOutputBatches(), epochs=3, class_weight=CLASSES, verbose=0)),
     "sample_weight_steps_validation_data": case(one_output, lambda model: model.fit(
         x[:32], ya[:32], batch_size=8, steps_per_epoch=3, epochs=2, sample_weight=wa[:32],
         validation_data=(x[32:], ya[32:]), verbose=0)),
