@@ -20,6 +20,7 @@ from estimator_bridge.config import InputPipelineConfig, RunConfig, TPUConfig
 from estimator_bridge.runtime.controller import NanLossDuringTrainingError
 from estimator_bridge.runtime.distribute import configure_logical_cpus
 from estimator_bridge.estimator import Estimator, TPUEstimator
+from estimator_bridge.keras_estimator import model_to_estimator
 from estimator_bridge.exporters import BestExporter, Exporter, FinalExporter, LatestExporter
 from estimator_bridge.hooks import (CheckpointSaverHook, CheckpointSaverListener, LoggingTensorHook, LoopTimingHook,
                                     NanTensorHook, ProfilerHook, SessionRunArgs,
@@ -42,6 +43,7 @@ __all__ = [
     "LatestExporter",
     "TrainSpec",
     "exporters",
+    "model_to_estimator",
     "train_and_evaluate",
     "CrossShardOptimizer",
     "Estimator",

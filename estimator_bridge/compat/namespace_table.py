@@ -216,8 +216,8 @@ MODULES = {
         fallbacks=("compat:legacy_keras.tf_keras",),
     ),
     "tensorflow.keras.estimator": Module(
-        doc="`tf.keras.estimator`: gone with tf.estimator (TF 2.16); using a name says what replaces it.",
-        entries={},
+        doc="`tf.keras.estimator`: model_to_estimator (estimator_bridge/keras_estimator.py).",
+        entries={"model_to_estimator": "bridge:model_to_estimator"},
         fallbacks=("unsupported-attribute:keras_estimator",),
     ),
     "tensorflow.keras.layers": Module(
@@ -501,18 +501,8 @@ UNSUPPORTED = {
     "estimator": (
         "estimator_bridge does not provide this tf.estimator name."),
     "keras_estimator": (
-        "estimator_bridge has no model_to_estimator (TF 2.16 removed it with tf.estimator). Train "
-        "the compiled Keras model itself: estimator.train(input_fn, steps=N) -> "
-        "model.fit(input_fn(), steps_per_epoch=N, epochs=1); estimator.evaluate(input_fn, steps=M) "
-        "-> model.evaluate(input_fn(), steps=M, return_dict=True) (its loss weights each batch by "
-        "its rows, the estimator's was the mean of the batch losses: they differ when a batch is "
-        "short); estimator.predict(input_fn) -> "
-        "model.predict(input_fn()); model_dir's checkpoints -> "
-        "keras.callbacks.ModelCheckpoint(filepath, save_weights_only=True) (input_fn's features are "
-        "the dict model_to_estimator required, keyed by the model's input names: a functional model "
-        "takes it as is, a Sequential model on Keras 3 only its one tensor, dataset.map(lambda "
-        "features, labels: (features['INPUT_NAME'], labels)); on TPU build and compile the model in "
-        "tf.distribute.TPUStrategy(resolver).scope())"),
+        "tf.keras.estimator provides only model_to_estimator in estimator_bridge "
+        "(estimator_bridge.model_to_estimator)."),
     "estimator_tpu": (
         "estimator_bridge provides TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig and "
         "InputPipelineConfig in tf.estimator.tpu."),

@@ -1,0 +1,470 @@
+"""`model_to_estimator`: a compiled Keras model as an Estimator, as TF 2.15's tensorflow_estimator made it.
+
+TF <= 2.15 (`tf.keras.estimator.model_to_estimator`, TF 1.x's `tf.compat.v1` one) wrapped a compiled
+model in an Estimator whose model_fn clones the model on the features, and trains, evaluates and
+predicts with what `compile` named. The rules kept here (each as TF 2.15 had it):
+
+* features: a dict keyed by the model's input names (extra keys allowed), a list, or one tensor;
+  labels likewise by output names;
+* the clone is called with `training=` the mode's (TF set Keras' learning phase);
+* loss: the compiled losses (each the batch mean, Keras' default), weighted by `loss_weights`,
+  plus the model's regularization losses; eval's `loss` is the mean of the batch losses;
+* eval metrics: the compiled metrics, each the mean of its per-example values over the
+  evaluation, named as Keras named them (`metric_names_map` renames them);
+* train op: the compiled optimizer, rebuilt from its config (tf-keras: its legacy optimizer, as
+  TF 2.15 converted it), whose step counter is the global step;
+* start: the model's weights when `model_to_estimator` was called, written as a checkpoint under
+  model_dir/keras/ and warm-started from it (trainable weights only, as TF's warm start from a
+  path; non-trainable ones such as batch-norm statistics start at their initializers);
+* predictions and the default serving signature: `{output name: output}`.
+
+The model may be Keras 2 (tf-keras: the compat runner's `tf.keras`) or Keras 3 (migrated code);
+each is cloned and trained by its own Keras. What it cannot do raises `UnsupportedKerasModel`
+naming the argument and what to write instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+import numpy as np
+import tensorflow as tf
+
+from estimator_bridge.config import RunConfig
+from estimator_bridge.estimator import Estimator
+from estimator_bridge.export import PredictOutput
+from estimator_bridge.keras_clone import ClonedModel
+from estimator_bridge.spec import EstimatorSpec, ModeKeys
+
+logger = logging.getLogger("estimator_bridge")
+tf1 = tf.compat.v1
+
+DEFAULT_SERVING_KEY = "serving_default"
+KERAS_CHECKPOINT = os.path.join("keras", "keras_model.ckpt")
+
+
+class UnsupportedKerasModel(ValueError):
+    """A model_to_estimator argument the bridge cannot run, with what to do instead."""
+
+
+# ---- the model's Keras -----------------------------------------------------------------------
+
+def _keras_of(model):
+    """The Keras package a model belongs to: tf-keras (Keras 2) or keras (Keras 3)."""
+    if type(model).__module__.startswith("tf_keras"):
+        import tf_keras
+
+        return tf_keras
+    import keras
+
+    return keras
+
+
+def _is_keras2(model) -> bool:
+    return type(model).__module__.startswith("tf_keras")
+
+
+def _layer_name(tensor) -> str:
+    history = getattr(tensor, "_keras_history", None)
+    layer = getattr(history, "layer", None) or getattr(history, "operation", None)
+    return layer.name
+
+
+def input_names(model) -> list:
+    names = getattr(model, "input_names", None)
+    if names:
+        return list(names)
+    return [_layer_name(t) for t in tf.nest.flatten(model.inputs)]
+
+
+def output_names(model) -> list:
+    names = getattr(model, "output_names", None)
+    if names:
+        return list(names)
+    return [_layer_name(t) for t in tf.nest.flatten(model.outputs)]
+
+
+def _check_model(model):
+    if getattr(model, "optimizer", None) is None:
+        raise UnsupportedKerasModel(
+            "model_to_estimator: the given keras model has not been compiled yet. Compile it with "
+            "model.compile(optimizer=..., loss=...) before calling model_to_estimator().")
+    if not getattr(model, "inputs", None):
+        raise UnsupportedKerasModel(
+            f"model_to_estimator: {type(model).__name__} is a subclassed keras Model (no symbolic "
+            "inputs); estimator_bridge clones functional and Sequential models only. Build the "
+            "model with keras.Input(...) (functional or Sequential with an Input), or write a "
+            "model_fn that calls the model on the features.")
+
+
+# ---- features and labels -> the model's inputs and targets -------------------------------------
+
+def _ordered(value, names, what, order_name):
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        missing = set(names) - set(value)
+        if missing:
+            raise KeyError(
+                f"The dictionary passed into {what} does not cover requested {order_name} keys "
+                f"defined in the keras model.\n\tExpected keys: {set(names)}\n\t{what} keys: "
+                f"{set(value)}\n\tMissed keys: {missing}")
+        return [tf.convert_to_tensor(value[name]) for name in names]
+    if isinstance(value, (list, tuple)):
+        return [tf.convert_to_tensor(v) for v in value]
+    return [tf.convert_to_tensor(value)]
+
+
+def model_inputs(model, features):
+    """features (dict by input name, list, or one tensor) as the model's call argument."""
+    if isinstance(features, dict) and set(features) == {"features", "sample_weights"}:
+        raise UnsupportedKerasModel(
+            "model_to_estimator: features {'features': ..., 'sample_weights': ...} (sample-weighted "
+            "losses) are not supported by estimator_bridge. Return the features alone from "
+            "input_fn, or write a model_fn that weights the loss.")
+    tensors = _ordered(features, input_names(model), "features", "inputs")
+    return tensors[0] if len(tensors) == 1 else tensors
+
+
+def _floatx(model, tensor):
+    dtype = _keras_of(model).backend.floatx()
+    return tensor if tensor.dtype == dtype else tf.cast(tensor, dtype)
+
+
+# ---- compiled loss and metrics ---------------------------------------------------------------
+
+def _per_output(value, names):
+    """compile's per-output argument (one value, a list, or a dict by output name) as a list."""
+    if isinstance(value, dict):
+        return [value.get(name) for name in names]
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(names):
+            raise UnsupportedKerasModel(
+                f"model_to_estimator: compile gave {len(value)} losses for the model's {len(names)} "
+                f"outputs {names}. Give one loss per output, or a dict keyed by output name.")
+        return list(value)
+    return [value] * len(names)
+
+
+def compiled_loss(model, clone, targets, outputs):
+    """The compiled loss on `targets`: the weighted sum of the output losses (each the batch mean,
+    Keras' default reduction) plus the layers' regularization losses."""
+    keras = _keras_of(model)
+    losses = _per_output(model.loss, output_names(model))
+    loss_weights = _loss_weights(model)
+    total = []
+    for index, (loss, target, output) in enumerate(zip(losses, targets, outputs)):
+        if loss is None:
+            continue
+        function = keras.losses.get(loss)
+        if not isinstance(function, keras.losses.Loss):
+            function = _function_loss(keras, function)
+        elif getattr(function, "reduction", None) == "auto":  # tf-keras' AUTO: the batch mean
+            function = type(function).from_config({**function.get_config(),
+                                                    "reduction": "sum_over_batch_size"})
+        value = function(target, output)
+        if value.shape.rank:  # tf-keras leaves a statically empty batch's losses unreduced
+            value = tf.reduce_sum(value)
+        weight = loss_weights[index] if loss_weights is not None else None
+        total.append(value if weight is None else value * weight)
+    return tf.add_n(total + [tf.convert_to_tensor(l) for l in clone.losses])
+
+
+def _function_loss(keras, function):
+    """A loss function of (y_true, y_pred) as a Loss with Keras' default reduction (batch mean)."""
+    if hasattr(keras.losses, "LossFunctionWrapper"):  # tf-keras: AUTO would refuse a tf.distribute scope
+        return keras.losses.LossFunctionWrapper(function, name=getattr(function, "__name__", None),
+                                                reduction=keras.losses.Reduction.SUM_OVER_BATCH_SIZE)
+    from keras.src.losses.losses import LossFunctionWrapper
+
+    return LossFunctionWrapper(function, name=getattr(function, "__name__", None))
+
+
+def _loss_weights(model):
+    names = output_names(model)
+    config = getattr(model, "_compile_config", None)
+    weights = None
+    if config is not None:
+        weights = getattr(config, "config", {}).get("loss_weights")
+    if weights is None:
+        weights = getattr(model, "loss_weights", None) or getattr(model, "_loss_weights", None)
+    if weights is None:
+        return None
+    if isinstance(weights, dict):
+        return [weights.get(name, 1.0) for name in names]
+    return list(weights) if isinstance(weights, (list, tuple)) else [weights]
+
+
+def _resolved_metrics(model, target_specs, output_specs):
+    """[(output index, metric object)] the model's Keras builds for its compiled metrics."""
+    y_true = [_zeros(shape, dtype) for shape, dtype in target_specs]
+    y_pred = [_zeros(shape, dtype) for shape, dtype in output_specs]
+    one = len(y_pred) == 1
+    if _is_keras2(model):
+        from tf_keras.src.engine import compile_utils
+
+        user = model.compiled_metrics
+        if user is None:
+            return []
+        container = compile_utils.MetricsContainer(
+            user._user_metrics, user._user_weighted_metrics, output_names=output_names(model))
+        container.build(y_pred[0] if one else y_pred, y_true[0] if one else y_true)
+        groups = [container._metrics, container._weighted_metrics]
+        return [(index, metric) for group in groups
+                for index, listed in enumerate([group] if one else group)
+                for metric in tf.nest.flatten(listed) if metric is not None]
+    from keras.src.trainers import compile_utils
+
+    user = model._compile_metrics
+    if user is None:
+        return []
+    container = compile_utils.CompileMetrics(
+        user._user_metrics, user._user_weighted_metrics, output_names=user.output_names)
+    container.build(y_true[0] if one else y_true, y_pred[0] if one else y_pred)
+    return [(index, metric) for flat in (container._flat_metrics, container._flat_weighted_metrics)
+            for index, listed in enumerate(flat) if listed is not None for metric in listed.metrics]
+
+
+def _zeros(shape, dtype):
+    return tf.zeros([1 if d is None else d for d in shape.as_list()], dtype)
+
+
+def _metric_functions(model, targets, outputs):
+    """[(name, output index, per-example function, its kwargs)] of the compiled metrics, resolved
+    by the model's own Keras ('accuracy' by the labels' and outputs' shapes). The resolution builds
+    metric objects, whose variables must not join the model's: it runs eagerly in another thread
+    (a graph's variable creators are per thread), on zero tensors of the same shapes and dtypes,
+    and only the functions are used."""
+    shapes = ([(t.shape, t.dtype) for t in targets], [(o.shape, o.dtype) for o in outputs])
+    found = {}
+
+    def resolve():
+        try:
+            found["entries"] = _resolved_metrics(model, *shapes)
+        except Exception as error:  # raised again in model_fn's thread
+            found["error"] = error
+
+    thread = threading.Thread(target=resolve, name="model_to_estimator-metrics")
+    thread.start()
+    thread.join()
+    if "error" in found:
+        raise found["error"]
+    entries = found["entries"]
+    functions = []
+    for index, metric in entries:
+        function = getattr(metric, "_fn", None)
+        if function is None:
+            raise UnsupportedKerasModel(
+                f"model_to_estimator: the compiled metric {metric.name!r} ({type(metric).__name__}) "
+                "keeps its own state (it is not a mean of per-example values), which estimator_bridge "
+                "does not turn into an eval metric. Compile with per-example metrics ('accuracy', "
+                "'mae', a function of (y_true, y_pred)), or write a model_fn that returns "
+                f"eval_metric_ops={{{metric.name!r}: tf.compat.v1.metrics...}}.")
+        kwargs = dict(getattr(metric, "_fn_kwargs", {}) or {})
+        functions.append((_era_name(model, metric.name), index, function, kwargs))
+    return functions
+
+
+# TF 1.x Keras named the string metrics by these suffixes (`acc`, `dense_1_acc`); TF 2.x kept the string.
+TF1_METRIC_SUFFIXES = {"accuracy": "acc", "crossentropy": "ce"}
+
+
+def _era_name(model, name):
+    """A metric's name as the program's era named it (the compat runner's TF 1.x programs: `acc`)."""
+    if not _is_keras2(model):
+        return name
+    from estimator_bridge.compat import legacy_keras
+
+    era = legacy_keras.era()
+    if era is None or era.tf2:
+        return name
+    for suffix, tf1_suffix in TF1_METRIC_SUFFIXES.items():
+        if name == suffix or name.endswith("_" + suffix):
+            return name[: len(name) - len(suffix)] + tf1_suffix
+    return name
+
+
+def eval_metric_ops(model, targets, outputs, metric_names_map=None):
+    functions = _metric_functions(model, targets, outputs)
+    names = [name for name, *_ in functions]
+    if metric_names_map:
+        unknown = set(names) - set(metric_names_map)
+        if unknown:
+            raise ValueError(
+                "Invalid `metric_names_map`. The following keras model metric names:"
+                f"\"{sorted(unknown)}\" do not exist in the `metric_names_map` dictionary")
+        extra = set(metric_names_map) - set(names)
+        if extra:
+            raise ValueError(
+                "Invalid `metric_names_map`. There are unexpected keys in the `metric_names_map` "
+                f"dictionary. Expected keys: {names}, Received: {sorted(extra)}")
+    ops = {}
+    for name, index, function, kwargs in functions:
+        values = function(targets[index], outputs[index], **kwargs)
+        values = tf.cast(tf.convert_to_tensor(values), tf.float32)
+        ops[metric_names_map[name] if metric_names_map else name] = tf1.metrics.mean(values)
+    return ops or None
+
+
+# ---- the optimizer ---------------------------------------------------------------------------
+
+def optimizer_factory(model):
+    """A function making a new optimizer with the compiled one's configuration, read now (eagerly,
+    outside any trace). tf-keras: its legacy optimizer, as TF 2.15 converted it for Estimators."""
+    optimizer = model.optimizer
+    if _is_keras2(model):
+        import tf_keras
+
+        if not isinstance(optimizer, tf_keras.optimizers.legacy.Optimizer):
+            optimizer = tf_keras.__internal__.optimizers.convert_to_legacy_optimizer(optimizer)
+    try:
+        config = optimizer.get_config()
+    except (NotImplementedError, AttributeError) as error:
+        raise UnsupportedKerasModel(
+            f"model_to_estimator: the compiled optimizer {type(optimizer).__name__} has no config "
+            f"({error}), so estimator_bridge cannot rebuild it in the Estimator. Compile the model "
+            "with a keras optimizer (keras.optimizers.Adam(...), ...).") from error
+    return lambda: type(optimizer).from_config(config)
+
+
+def train_op(model, make_optimizer, loss, variables):
+    """The optimizer's update of `variables`; the global step counts the updates."""
+    global_step = tf1.train.get_or_create_global_step()
+    optimizer = make_optimizer()
+    tf_variables = [v if isinstance(v, tf.Variable) else v.value for v in variables]
+    gradients = tf.gradients(loss, tf_variables)
+    if _is_keras2(model):
+        optimizer.iterations = global_step  # TF 2.15: the optimizer's step is the global step
+        with tf1.variable_scope("training"):  # TF 1.x Keras' scope: `training/Adam/dense/kernel/m`
+            return optimizer.apply_gradients(zip(gradients, variables))
+    applied = optimizer.apply_gradients(zip(gradients, variables))
+    with tf.control_dependencies([applied] if applied is not None else []):
+        return tf1.assign_add(global_step, 1)
+
+
+# ---- the model's weights as the start ----------------------------------------------------------
+
+def _layer_weights(model):
+    """[(key, weight)] of the model's layers in order: `LAYER_POSITION/WEIGHT_POSITION/NAME`."""
+    return [pair for position, layer in enumerate(model.layers)
+            for pair in _layer_weights_of(position, layer)]
+
+
+def write_start_checkpoint(model, model_dir) -> str:
+    """The model's weights now, as model_dir/keras/keras_model.ckpt (kept if it exists, as TF did)."""
+    prefix = os.path.join(model_dir, KERAS_CHECKPOINT)
+    if tf.io.gfile.exists(prefix + ".index"):
+        return prefix
+    tf.io.gfile.makedirs(os.path.dirname(prefix))
+    pairs = _layer_weights(model)
+    with tf.init_scope():
+        tf.raw_ops.SaveV2(prefix=prefix, tensor_names=[key for key, _ in pairs],
+                          shape_and_slices=[""] * len(pairs),
+                          tensors=[tf.constant(np.asarray(w.numpy())) for _, w in pairs])
+    return prefix
+
+
+def warm_start_from_keras(model, clone, prefix):
+    """init_from_checkpoint of the clone's trainable weights from the model's, layer by layer."""
+    trainable = {id(w) for w in clone.trainable_weights}
+    assignment = {}
+    for position, layer in enumerate(model.layers):
+        new = clone.layers.get(id(layer))
+        if new is None:
+            continue
+        for (key, _), cloned in zip(_layer_weights_of(position, layer), new.weights):
+            if id(cloned) in trainable:
+                assignment[key] = cloned if isinstance(cloned, tf.Variable) else cloned.value
+    if assignment:
+        tf1.train.init_from_checkpoint(prefix, assignment)
+
+
+def _layer_weights_of(position, layer):
+    pairs = []
+    for index, weight in enumerate(layer.weights):
+        name = getattr(weight, "path", None) or weight.name
+        pairs.append((f"{position:03d}/{index:02d}/{name.split(':')[0]}", weight))
+    return pairs
+
+
+# ---- model_fn and model_to_estimator ------------------------------------------------------------
+
+def _clone(model, custom_objects):
+    keras = _keras_of(model)
+    with keras.utils.custom_object_scope(custom_objects or {}):
+        return ClonedModel(model)
+
+
+def make_model_fn(model, *, make_optimizer, custom_objects=None, metric_names_map=None, export_outputs=None,
+                  start_checkpoint=None):
+    def model_fn(features, labels, mode):
+        clone = _clone(model, custom_objects)
+        inputs = model_inputs(model, features)
+        outputs = clone(inputs, training=mode == ModeKeys.TRAIN)
+        outputs = tf.nest.flatten(outputs)
+        names = output_names(model)
+        predictions = dict(zip(names, outputs))
+        if start_checkpoint is not None:
+            warm_start_from_keras(model, clone, start_checkpoint)
+        loss = train = metrics = None
+        if mode != ModeKeys.PREDICT:
+            targets = [_floatx(model, t) if t.dtype.is_floating else t
+                       for t in _ordered(labels, names, "labels", "outputs")]
+            with tf.name_scope("loss"):  # Keras' graph scope: TF's loss summary became `loss_1`
+                loss = compiled_loss(model, clone, targets, outputs)
+            metrics = eval_metric_ops(model, targets, outputs, metric_names_map)
+            if mode == ModeKeys.TRAIN:
+                train = train_op(model, make_optimizer, loss, clone.trainable_weights)
+        serving = {DEFAULT_SERVING_KEY: PredictOutput(predictions)}
+        for key, output_class in (export_outputs or {}).items():
+            if key not in predictions:
+                raise KeyError(f"export_outputs key {key!r} is not an output of the keras model "
+                               f"(its outputs: {names}).")
+            serving[key] = output_class(predictions[key])
+        return EstimatorSpec(mode, predictions=predictions, loss=loss, train_op=train,
+                             eval_metric_ops=metrics, export_outputs=serving)
+
+    return model_fn
+
+
+def model_to_estimator(keras_model=None, keras_model_path=None, custom_objects=None, model_dir=None,
+                       config=None, checkpoint_format="checkpoint", metric_names_map=None,
+                       export_outputs=None):
+    """An Estimator that trains, evaluates and predicts with a compiled Keras model (module docstring).
+
+    Raises:
+      ValueError: neither or both of keras_model / keras_model_path; an unknown checkpoint_format.
+      UnsupportedKerasModel: a model or argument the bridge cannot run, with what to do instead.
+    """
+    if keras_model is None and keras_model_path is None:
+        raise ValueError("Either `keras_model` or `keras_model_path` needs to be provided.")
+    if keras_model is not None and keras_model_path is not None:
+        raise ValueError("Please specity either `keras_model` or `keras_model_path`, but not both.")
+    if checkpoint_format not in (None, "checkpoint", "saver"):
+        raise ValueError(f'Checkpoint format must be one of "checkpoint" or "saver". Got {checkpoint_format}')
+    if keras_model is None:
+        if keras_model_path.startswith("gs://"):
+            raise UnsupportedKerasModel(
+                "model_to_estimator(keras_model_path='gs://...'): estimator_bridge loads local files "
+                "only. Copy the model file locally first (tf.io.gfile.copy) and pass that path.")
+        import tf_keras
+
+        keras_model = tf_keras.models.load_model(keras_model_path, custom_objects=custom_objects)
+    _check_model(keras_model)
+    if config is None:
+        config = RunConfig(model_dir=model_dir)
+    elif model_dir is not None:
+        config = config.replace(model_dir=model_dir) if hasattr(config, "replace") else config
+    if config.model_dir is None:
+        import tempfile
+
+        config = config.replace(model_dir=tempfile.mkdtemp())
+        logger.warning("Using temporary folder as model directory: %s", config.model_dir)
+    start = write_start_checkpoint(keras_model, config.model_dir)
+    model_fn = make_model_fn(keras_model, make_optimizer=optimizer_factory(keras_model),
+                             custom_objects=custom_objects,
+                             metric_names_map=metric_names_map, export_outputs=export_outputs,
+                             start_checkpoint=start)
+    return Estimator(model_fn, config=config)

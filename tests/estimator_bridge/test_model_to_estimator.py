@@ -1,0 +1,83 @@
+"""model_to_estimator under the compat runner gives TF 1.15's and TF 2.15's numbers (oracle tests).
+
+`real_patterns/keras_model_to_estimator.py` (a compiled tf.keras model of the 2018-2020 tutorials,
+fixed start weights, `tf.keras.estimator.model_to_estimator(keras_model=model, config=config)`,
+train 12 steps, evaluate, predict) runs unchanged on TF 1.15, on TF 2.15 + tf-estimator-nightly
+and under the runner, in two forms: a Sequential model with Adam, and a functional one with an L2
+kernel regularizer and SGD with momentum, features keyed by the input layer's name.
+
+Before estimator_bridge/keras_estimator.py the runner refused `tf.keras.estimator.model_to_estimator`.
+Measured (TF 2.21 vs TF 1.15 and TF 2.15, CPU, oneDNN off): the 12 step losses and the evaluation
+are identical; predictions differ by at most 1.9e-7 relative (float32 rounding of the softmax);
+the trained variables, read under TF 1.15's checkpoint names (`dense/kernel`,
+`training/Adam/dense/kernel/m`, `training/SGD/hidden/kernel/momentum`), by at most 7.4e-6
+relative (the functional form's SGD momentum, an entry near 0; Adam's 3.1e-7).
+Held to 1e-6 (losses, evaluation, predictions, atol 1e-7) and 1e-5 (variables, atol 1e-7).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, run_json, run_current_json
+
+pytestmark = pytest.mark.oracle
+
+PROGRAM = REPO_ROOT / "tests" / "estimator_bridge" / "real_patterns" / "keras_model_to_estimator.py"
+FORMS = ["sequential", "functional"]
+RTOL = 1e-6
+VARIABLE_RTOL = 1e-5
+
+
+def _oracle(name, form, folder):
+    return run_json(oracle_python(name), PROGRAM, str(folder / name), form, env=oracle_env(), cwd=folder)
+
+
+@pytest.fixture(scope="module", params=FORMS)
+def runs(request, tmp_path_factory):
+    folder = tmp_path_factory.mktemp(request.param)
+    return {
+        "tf115": _oracle("tf115", request.param, folder),
+        "tf215": _oracle("tf215", request.param, folder),
+        "runner": run_current_json("-m", "estimator_bridge.run", str(PROGRAM), str(folder / "runner"),
+                                   request.param, cwd=folder),
+    }
+
+
+def _same_numbers(actual, expected, where):
+    assert actual["steps"] == expected["steps"] == list(range(1, 13)), where
+    np.testing.assert_allclose(actual["losses"], expected["losses"], rtol=RTOL, err_msg=where)
+    assert actual["loss_tags"] == expected["loss_tags"] == ["loss_1"], where
+    assert actual["evaluation"].keys() == expected["evaluation"].keys(), where
+    for key, value in expected["evaluation"].items():
+        np.testing.assert_allclose(actual["evaluation"][key], value, rtol=RTOL, err_msg=f"{where}: {key}")
+    assert len(actual["predictions"]) == len(expected["predictions"]) == 3
+    for got, wanted in zip(actual["predictions"], expected["predictions"]):
+        assert got.keys() == wanted.keys(), where
+        for key in wanted:
+            np.testing.assert_allclose(got[key], wanted[key], rtol=RTOL, atol=1e-7, err_msg=where)
+
+
+def test_the_runner_gives_tf115s_numbers_names_and_variables(runs):
+    actual, expected = runs["runner"], runs["tf115"]
+    _same_numbers(actual, expected, "runner vs TF 1.15")
+    assert sorted(actual["weights"]) == sorted(expected["weights"])  # TF 1.15's `saver` checkpoint names
+    for name, values in expected["weights"].items():
+        np.testing.assert_allclose(actual["weights"][name], values, rtol=VARIABLE_RTOL, atol=1e-7, err_msg=name)
+
+
+def test_the_runner_gives_tf215s_numbers(runs):
+    """TF 2.15 named the metric `accuracy` (TF 1.x Keras: `acc`; the program is TF 1.x code, so the
+    runner names it as TF 1.15 did) and wrote object-based checkpoint keys; the numbers are the same."""
+    actual, expected = dict(runs["runner"]), dict(runs["tf215"])
+    expected["evaluation"] = {("acc" if key == "accuracy" else key): value
+                              for key, value in expected["evaluation"].items()}
+    _same_numbers(actual, expected, "runner vs TF 2.15")
+
+
+def test_the_estimator_starts_from_the_models_weights_not_its_initializers(runs):
+    """The first step's loss is the loss of the weights the program set before model_to_estimator:
+    equal on every side, whatever each TensorFlow's initializers would have drawn."""
+    assert runs["runner"]["start"] == runs["tf115"]["start"]
+    assert runs["runner"]["losses"][0] == pytest.approx(runs["tf215"]["losses"][0], rel=RTOL)
