@@ -62,6 +62,19 @@ def _keras_of(model):
     return keras
 
 
+def _process_keras():
+    """The Keras this process's code builds models with: tf-keras under the compat runner, else Keras 3."""
+    from estimator_bridge.compat import legacy_keras
+
+    if legacy_keras.api_package() is not None:
+        import tf_keras
+
+        return tf_keras
+    import keras
+
+    return keras
+
+
 def _is_keras2(model) -> bool:
     return type(model).__module__.startswith("tf_keras")
 
@@ -124,8 +137,22 @@ def model_inputs(model, features):
             "model_to_estimator: features {'features': ..., 'sample_weights': ...} (sample-weighted "
             "losses) are not supported by estimator_bridge. Return the features alone from "
             "input_fn, or write a model_fn that weights the loss.")
-    tensors = _ordered(features, input_names(model), "features", "inputs")
+    names = input_names(model)
+    if isinstance(features, dict) and len(names) == 1 and names[0] not in features:
+        keras2_name = keras2_sequential_input_name(model)
+        if keras2_name in features:
+            names = [keras2_name]
+    tensors = _ordered(features, names, "features", "inputs")
     return tensors[0] if len(tensors) == 1 else tensors
+
+
+def keras2_sequential_input_name(model):
+    """Keras 2's name of a Sequential model's input made from `input_shape=` (`dense_input`): the
+    key TF 1.x programs gave input_fn's features. Keras 3 calls that input `input_layer`; a migrated
+    program keeps its key."""
+    if type(model).__name__ != "Sequential" or not model.layers:
+        return None
+    return f"{model.layers[0].name}_input"
 
 
 def _floatx(model, tensor):
@@ -339,8 +366,12 @@ def train_op(model, make_optimizer, loss, variables):
         optimizer.iterations = global_step  # TF 2.15: the optimizer's step is the global step
         with tf1.variable_scope("training"):  # TF 1.x Keras' scope: `training/Adam/dense/kernel/m`
             return optimizer.apply_gradients(zip(gradients, variables))
-    applied = optimizer.apply_gradients(zip(gradients, variables))
-    with tf.control_dependencies([applied] if applied is not None else []):
+    # Keras 3 updates the variables by assignments it returns nothing of: the train op depends on
+    # every op the update built, so that a fetch of it runs them (TF1 fetch semantics prune the rest)
+    graph = tf1.get_default_graph()
+    before = len(graph.get_operations())
+    optimizer.apply_gradients(zip(gradients, variables))
+    with tf.control_dependencies(graph.get_operations()[before:]):
         return tf1.assign_add(global_step, 1)
 
 
@@ -449,9 +480,7 @@ def model_to_estimator(keras_model=None, keras_model_path=None, custom_objects=N
             raise UnsupportedKerasModel(
                 "model_to_estimator(keras_model_path='gs://...'): estimator_bridge loads local files "
                 "only. Copy the model file locally first (tf.io.gfile.copy) and pass that path.")
-        import tf_keras
-
-        keras_model = tf_keras.models.load_model(keras_model_path, custom_objects=custom_objects)
+        keras_model = _process_keras().models.load_model(keras_model_path, custom_objects=custom_objects)
     _check_model(keras_model)
     if config is None:
         config = RunConfig(model_dir=model_dir)

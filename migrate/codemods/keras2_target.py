@@ -26,8 +26,8 @@ KERAS3_ONLY = frozenset({"KerasCompileOptimizers", "KerasRemovedMethods", "Keras
 
 # Keras 2 modules tf-keras keeps only as stubs on TF 2.16+: `tf_keras.estimator.model_to_estimator` raises
 # NotImplementedError (it needs tensorflow_estimator, gone with tf.estimator). Left to the default pipeline,
-# which reports them with the replacement (MIG305; GoogleCloudPlatform/training-data-analyst's
-# 08_image_keras mnistmodel got 0 findings and stopped at run time).
+# which rewrites model_to_estimator to estimator_bridge's (GoogleCloudPlatform/training-data-analyst's
+# 08_image_keras mnistmodel got tf-keras' stub with 0 findings and stopped at run time).
 NOT_SERVED_BY_TF_KERAS = ("keras.estimator",)
 # Keras layers TF 1.x wrote under another name: TF 1.13's feature_column_v2.FeatureLayer is the layer
 # TF 1.14 renamed DenseFeatures (the same arguments; training-data-analyst's Taxifare notebook, 2019).

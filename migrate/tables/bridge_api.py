@@ -18,7 +18,7 @@ BRIDGE_API = frozenset({
     # estimators and their configuration
     "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
     "CrossShardOptimizer", "Estimator", "EstimatorSpec", "ModeKeys", "ModeKeys.PREDICT", "WarmStartSettings",
-    "TPUClusterResolver", "VocabInfo",
+    "TPUClusterResolver", "VocabInfo", "model_to_estimator",
     # train_and_evaluate, its specs and exporters
     "TrainSpec", "EvalSpec", "train_and_evaluate", "Exporter", "LatestExporter", "FinalExporter",
     "BestExporter",

@@ -25,6 +25,11 @@ ESTIMATOR = {
     **{f"tensorflow.estimator.experimental.{name}": Replacement(f"estimator_bridge.compat.early_stopping.{name}")
        for name in EARLY_STOPPING_HOOKS},
     **{f"tensorflow.estimator.export.{name}": Replacement(f"estimator_bridge.export.{name}") for name in _EXPORT},
+    # TF <= 2.15's Keras-to-Estimator wrapper (estimator_bridge/keras_estimator.py: the same arguments,
+    # a Keras 3 or tf-keras model)
+    "keras.estimator.model_to_estimator": Replacement("estimator_bridge.model_to_estimator"),
+    "tensorflow_estimator.python.estimator.keras.model_to_estimator": Replacement(
+        "estimator_bridge.model_to_estimator"),
     "tensorflow.contrib.learn.ModeKeys": Replacement("estimator_bridge.ModeKeys"),
     # contrib.learn's third mode was INFER = "infer": the string tf.estimator's PREDICT holds
     # (tensorflow/nmt's `mode == tf.contrib.learn.ModeKeys.INFER`; was a broken ModeKeys.INFER).

@@ -233,16 +233,13 @@ HINTS = {
     # (a network tf_slim.nets lacks: tensorflow/models research/slim's, e.g. mobilenet_v1)
     "tensorflow.contrib.slim.nets": _CONTRIB_UNSUPPORTED["tensorflow.contrib.slim.nets"].hint,
     "keras.estimator.model_to_estimator": (
-        "estimator_bridge has no model_to_estimator (TF 2.16 removed it with tf.estimator); train the compiled "
-        "Keras model itself: estimator.train(input_fn, steps=N) -> model.fit(input_fn(), steps_per_epoch=N, "
-        "epochs=1); estimator.evaluate(input_fn, steps=M) -> model.evaluate(input_fn(), steps=M, "
-        "return_dict=True) (its loss weights each batch by its rows, the estimator's was the mean of the batch "
-        "losses: they differ when a batch is short); estimator.predict(input_fn) -> model.predict(input_fn()); model_dir's checkpoints "
-        "-> keras.callbacks.ModelCheckpoint(filepath, save_weights_only=True) (input_fn's features are the dict "
-        "model_to_estimator required, keyed by the model's input names: a functional model takes it as is, a "
-        "Sequential model on Keras 3 only its one tensor, dataset.map(lambda features, labels: "
-        "(features['INPUT_NAME'], labels)); on TPU build and compile the model in "
-        "tf.distribute.TPUStrategy(resolver).scope())"),
+        "estimator_bridge.model_to_estimator(keras_model=model, model_dir=..., config=...) takes the same "
+        "arguments (a compiled functional or Sequential model, Keras 3 or tf-keras; input_fn's features keyed "
+        "by the model's input names); a subclassed model or a stateful compiled metric (AUC, Precision) it "
+        "refuses: for those train the model itself, estimator.train(input_fn, steps=N) -> "
+        "model.fit(input_fn(), steps_per_epoch=N, epochs=1), estimator.evaluate(input_fn, steps=M) -> "
+        "model.evaluate(input_fn(), steps=M, return_dict=True) (its loss weights each batch by its rows, the "
+        "estimator's was the mean of the batch losses: they differ when a batch is short)"),
     # Keras 3 removed the global learning phase.
     "keras.backend.set_learning_phase": "Keras 3 has no global learning phase, so delete the call. What the program "
                                         "loses: Keras layers called without training= (Dropout, BatchNormalization) "

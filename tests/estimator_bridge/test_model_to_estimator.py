@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from tests.support.oracles import REPO_ROOT, oracle_env, oracle_python, run_json, run_current_json
+from tests.support.three_sides import migrate_copy
 
 pytestmark = pytest.mark.oracle
 
@@ -42,6 +43,12 @@ def runs(request, tmp_path_factory):
         "tf215": _oracle("tf215", request.param, folder),
         "runner": run_current_json("-m", "estimator_bridge.run", str(PROGRAM), str(folder / "runner"),
                                    request.param, cwd=folder),
+        "migrated": run_current_json(migrate_copy(PROGRAM, folder / "migrate"), str(folder / "migrated"),
+                                     request.param, cwd=folder),
+        "migrated_split": run_current_json(migrate_copy(PROGRAM, folder / "migrate"), str(folder / "split"),
+                                           request.param, "split", cwd=folder),
+        "tf115_split": run_json(oracle_python("tf115"), PROGRAM, str(folder / "tf115_split"), request.param,
+                                "split", env=oracle_env(), cwd=folder),
     }
 
 
@@ -74,6 +81,25 @@ def test_the_runner_gives_tf215s_numbers(runs):
     expected["evaluation"] = {("acc" if key == "accuracy" else key): value
                               for key, value in expected["evaluation"].items()}
     _same_numbers(actual, expected, "runner vs TF 2.15")
+
+
+def test_the_migrated_program_gives_tf115s_numbers_on_keras_3(runs):
+    """estimator-migrate rewrites the call to estimator_bridge.model_to_estimator; the model is Keras 3's
+    (its Sequential input is `input_layer`: the features' Keras 2 key `dense_input` is still taken).
+    Its checkpoint holds Keras 3's optimizer names (`adam/dense_kernel_momentum`), not TF 1.15's."""
+    actual, expected = runs["migrated"], runs["tf115"]
+    _same_numbers(actual, expected, "migrated vs TF 1.15")
+    model_names = {name for name in expected["weights"] if not name.startswith("training/")}
+    assert model_names <= set(actual["weights"])
+    for name in model_names:
+        np.testing.assert_allclose(actual["weights"][name], expected["weights"][name], rtol=VARIABLE_RTOL,
+                                   atol=1e-7, err_msg=name)
+
+
+def test_a_second_train_call_resumes_the_first_ones_checkpoint(runs):
+    """train(steps=6) twice: the second call restores model.ckpt-6 (optimizer slots included) and
+    calls input_fn again, as TF 1.15 did; the migrated side's Keras 3 optimizer names stay the same."""
+    _same_numbers(runs["migrated_split"], runs["tf115_split"], "migrated, split, vs TF 1.15")
 
 
 def test_the_estimator_starts_from_the_models_weights_not_its_initializers(runs):

@@ -443,7 +443,7 @@ HELDOUT3_HINTS = [
     # salesforce/ctrl, tensorflow/minigo bigtable_input.py, guillaumegenthial/tf_ner
     ("p = tf.contrib.predictor.from_estimator(est, f)", "MIG301", "estimator.export_saved_model("),
     ("c = tf.contrib.cloud.BigtableClient(p, i)", "MIG301", "tensorflow_io's tfio.bigtable.BigtableClient("),
-    ("e = tf.keras.estimator.model_to_estimator(m)", "MIG305", "estimator_bridge has no model_to_estimator"),
+    # (tf.keras.estimator.model_to_estimator is rewritten: tests/migrate/test_model_to_estimator_rewrite.py)
     # NVIDIA WideAndDeep, tensorflow/moonlight, tensorflow/benchmarks
     ("m = tf.estimator.add_metrics(est, f)", "MIG304", "wrap the model_fn"),
     ("e = tf.estimator.DNNLinearCombinedClassifier(config=c)", "MIG304", "no canned estimators in estimator_bridge"),

@@ -4,7 +4,9 @@ The Estimator's model_fn cloned the model on input_fn's features (a dict keyed b
 layer's name), trained it with the compiled optimizer and loss, evaluated the compiled metrics
 and started from the model's weights at the call.
 
-  python keras_model_to_estimator.py MODEL_DIR [functional]
+  python keras_model_to_estimator.py MODEL_DIR [functional|sequential] [split]
+
+(`split`: train in two calls of 6 steps, the second restoring the first's checkpoint.)
 
 prints one JSON line: the loss of every training step (from the `loss` summaries), the
 evaluation, the first predictions and the trained weights.
@@ -19,6 +21,7 @@ import tensorflow as tf
 
 MODEL_DIR = sys.argv[1]
 FUNCTIONAL = len(sys.argv) > 2 and sys.argv[2] == "functional"
+SPLIT = len(sys.argv) > 3 and sys.argv[3] == "split"
 STEPS = 12
 
 rows = np.random.RandomState(0).rand(96, 4).astype("float32")
@@ -58,7 +61,8 @@ start = {name: np.asarray(w, dtype=np.float64).ravel()[:6].tolist()
          for name, w in zip([w.name for w in model.weights], model.get_weights())}
 config = tf.estimator.RunConfig(model_dir=MODEL_DIR, save_summary_steps=1, tf_random_seed=1)
 estimator = tf.keras.estimator.model_to_estimator(keras_model=model, config=config)
-estimator.train(input_fn, steps=STEPS)
+for steps in ([STEPS // 2, STEPS // 2] if SPLIT else [STEPS]):
+    estimator.train(input_fn, steps=steps)
 evaluation = estimator.evaluate(eval_input_fn)
 predictions = [p for _, p in zip(range(3), estimator.predict(eval_input_fn))]
 
