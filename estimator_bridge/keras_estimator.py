@@ -377,47 +377,69 @@ def train_op(model, make_optimizer, loss, variables):
 
 # ---- the model's weights as the start ----------------------------------------------------------
 
-def _layer_weights(model):
-    """[(key, weight)] of the model's layers in order: `LAYER_POSITION/WEIGHT_POSITION/NAME`."""
-    return [pair for position, layer in enumerate(model.layers)
-            for pair in _layer_weights_of(position, layer)]
+def _basename(weight) -> str:
+    """`kernel` of tf-keras' `dense/kernel:0` and of Keras 3's `kernel`."""
+    return weight.name.split(":")[0].rsplit("/", 1)[-1]
+
+
+def _model_weights(model, prefix=""):
+    """[(key, weight)] of the model's layers, keyed as TF 1.x named them: `LAYER/WEIGHT`
+    (`dense/kernel`; a nested model's layers under its name)."""
+    pairs = []
+    for layer in model.layers:
+        if type(layer).__name__ == "InputLayer":
+            continue
+        if getattr(layer, "layers", None) is not None and hasattr(layer, "inputs"):
+            pairs += _model_weights(layer, f"{prefix}{layer.name}/")
+        else:
+            pairs += [(f"{prefix}{layer.name}/{_basename(w)}", w) for w in layer.weights]
+    return pairs
+
+
+def _clone_weights(model, clone, prefix=""):
+    """[(key, clone's weight)] in `_model_weights`' order, layer by layer."""
+    pairs = []
+    for layer in model.layers:
+        new = clone.layers.get(id(layer))
+        if new is None:
+            continue
+        if isinstance(new, ClonedModel):
+            pairs += _clone_weights(layer, new, f"{prefix}{layer.name}/")
+        else:
+            pairs += [(f"{prefix}{layer.name}/{_basename(w)}", cloned)
+                      for w, cloned in zip(layer.weights, new.weights)]
+    return pairs
 
 
 def write_start_checkpoint(model, model_dir) -> str:
-    """The model's weights now, as model_dir/keras/keras_model.ckpt (kept if it exists, as TF did)."""
+    """The model's weights now, as model_dir/keras/keras_model.ckpt under TF 1.x's names (a
+    checkpoint already there is kept, as TF did: an earlier run's, or TF 1.x's own)."""
     prefix = os.path.join(model_dir, KERAS_CHECKPOINT)
     if tf.io.gfile.exists(prefix + ".index"):
         return prefix
     tf.io.gfile.makedirs(os.path.dirname(prefix))
-    pairs = _layer_weights(model)
+    pairs = _model_weights(model)
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise UnsupportedKerasModel(
+            f"model_to_estimator: two weights of the model have the same name ({sorted(keys)}); give its "
+            "layers distinct names (name=...).")
     with tf.init_scope():
-        tf.raw_ops.SaveV2(prefix=prefix, tensor_names=[key for key, _ in pairs],
-                          shape_and_slices=[""] * len(pairs),
+        tf.raw_ops.SaveV2(prefix=prefix, tensor_names=keys, shape_and_slices=[""] * len(pairs),
                           tensors=[tf.constant(np.asarray(w.numpy())) for _, w in pairs])
+    with open(os.path.join(os.path.dirname(prefix), "checkpoint"), "w") as state:
+        state.write('model_checkpoint_path: "keras_model.ckpt"\n'
+                    'all_model_checkpoint_paths: "keras_model.ckpt"\n')
     return prefix
 
 
-def warm_start_from_keras(model, clone, prefix):
-    """init_from_checkpoint of the clone's trainable weights from the model's, layer by layer."""
-    trainable = {id(w) for w in clone.trainable_weights}
-    assignment = {}
-    for position, layer in enumerate(model.layers):
-        new = clone.layers.get(id(layer))
-        if new is None:
-            continue
-        for (key, _), cloned in zip(_layer_weights_of(position, layer), new.weights):
-            if id(cloned) in trainable:
-                assignment[key] = cloned if isinstance(cloned, tf.Variable) else cloned.value
+def warm_start_from_keras(clone_pairs, trainable, prefix):
+    """init_from_checkpoint of the clone's trainable weights from the start checkpoint."""
+    trainable = {id(w) for w in trainable}
+    assignment = {key: (cloned if isinstance(cloned, tf.Variable) else cloned.value)
+                  for key, cloned in clone_pairs if id(cloned) in trainable}
     if assignment:
         tf1.train.init_from_checkpoint(prefix, assignment)
-
-
-def _layer_weights_of(position, layer):
-    pairs = []
-    for index, weight in enumerate(layer.weights):
-        name = getattr(weight, "path", None) or weight.name
-        pairs.append((f"{position:03d}/{index:02d}/{name.split(':')[0]}", weight))
-    return pairs
 
 
 # ---- model_fn and model_to_estimator ------------------------------------------------------------
@@ -438,7 +460,7 @@ def make_model_fn(model, *, make_optimizer, custom_objects=None, metric_names_ma
         names = output_names(model)
         predictions = dict(zip(names, outputs))
         if start_checkpoint is not None:
-            warm_start_from_keras(model, clone, start_checkpoint)
+            warm_start_from_keras(_clone_weights(model, clone), clone.trainable_weights, start_checkpoint)
         loss = train = metrics = None
         if mode != ModeKeys.PREDICT:
             targets = [_floatx(model, t) if t.dtype.is_floating else t
