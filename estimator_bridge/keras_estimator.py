@@ -35,6 +35,7 @@ import tensorflow as tf
 from estimator_bridge.config import RunConfig
 from estimator_bridge.estimator import Estimator
 from estimator_bridge.export import PredictOutput
+from estimator_bridge import keras_checkpoint_names
 from estimator_bridge.keras_clone import ClonedModel
 from estimator_bridge.spec import EstimatorSpec, ModeKeys
 
@@ -187,10 +188,13 @@ def compiled_loss(model, clone, targets, outputs):
             continue
         function = keras.losses.get(loss)
         if not isinstance(function, keras.losses.Loss):
-            function = _function_loss(keras, function)
+            function = _function_loss(model, function)
         elif getattr(function, "reduction", None) == "auto":  # tf-keras' AUTO: the batch mean
             function = type(function).from_config({**function.get_config(),
                                                     "reduction": "sum_over_batch_size"})
+        # tf-keras refuses a batch mean under a tf.distribute strategy except for compile's own
+        # losses, which these are (compile sets the same exemption)
+        function._allow_sum_over_batch_size = True
         value = function(target, output)
         if value.shape.rank:  # tf-keras leaves a statically empty batch's losses unreduced
             value = tf.reduce_sum(value)
@@ -199,14 +203,18 @@ def compiled_loss(model, clone, targets, outputs):
     return tf.add_n(total + [tf.convert_to_tensor(l) for l in clone.losses])
 
 
-def _function_loss(keras, function):
-    """A loss function of (y_true, y_pred) as a Loss with Keras' default reduction (batch mean)."""
-    if hasattr(keras.losses, "LossFunctionWrapper"):  # tf-keras: AUTO would refuse a tf.distribute scope
-        return keras.losses.LossFunctionWrapper(function, name=getattr(function, "__name__", None),
-                                                reduction=keras.losses.Reduction.SUM_OVER_BATCH_SIZE)
+def _function_loss(model, function):
+    """A loss function of (y_true, y_pred) as the model's Keras wrapped it in compile: its
+    LossFunctionWrapper (labels and outputs brought to one rank: a (batch, 1) output against
+    (batch,) labels is squeezed, as TF 2.15's estimator did) with the batch-mean reduction."""
+    name = getattr(function, "__name__", None)
+    if _is_keras2(model):
+        from tf_keras.src.losses import LossFunctionWrapper
+
+        return LossFunctionWrapper(function, name=name, reduction="sum_over_batch_size")
     from keras.src.losses.losses import LossFunctionWrapper
 
-    return LossFunctionWrapper(function, name=getattr(function, "__name__", None))
+    return LossFunctionWrapper(function, name=name)
 
 
 def _loss_weights(model):
@@ -518,4 +526,31 @@ def model_to_estimator(keras_model=None, keras_model_path=None, custom_objects=N
                              custom_objects=custom_objects,
                              metric_names_map=metric_names_map, export_outputs=export_outputs,
                              start_checkpoint=start)
-    return Estimator(model_fn, config=config)
+    return KerasEstimator(model_fn, config=config, layer_weights=_top_layer_weights(keras_model))
+
+
+def _top_layer_weights(model):
+    """[(layer name, [weight basenames])] of the model's layers with weights (TF's layer_with_weights-K)."""
+    return [(layer.name, [_basename(w) for w in layer.weights]) for layer in model.layers if layer.weights]
+
+
+class KerasEstimator(Estimator):
+    """The Estimator model_to_estimator returns: also resumes a model_dir TF 2.x's model_to_estimator
+    wrote with object-based keys (keras_checkpoint_names.py)."""
+
+    def __init__(self, model_fn, config, layer_weights):
+        super().__init__(model_fn, config=config)
+        self._keras_layer_weights = layer_weights
+
+    def _restore(self, prefix, mode=None):
+        if prefix is not None and self._restore_names.get(mode) is None:
+            from estimator_bridge.runtime import checkpoints
+
+            stored = checkpoints.open_checkpoint(prefix).get_variable_to_shape_map()
+            names = list(self._model_variables())
+            if keras_checkpoint_names.is_object_based(stored) and not set(names) <= set(stored):
+                mapped = keras_checkpoint_names.object_keys(names, self._keras_layer_weights)
+                checkpoints.restore(self._model_variables(), prefix, self._deployment.strategy,
+                                    stored_names=mapped)
+                return
+        super()._restore(prefix, mode)

@@ -4,7 +4,10 @@
 fixed start weights, `tf.keras.estimator.model_to_estimator(keras_model=model, config=config)`,
 train 12 steps, evaluate, predict) runs unchanged on TF 1.15, on TF 2.15 + tf-estimator-nightly
 and under the runner, in two forms: a Sequential model with Adam, and a functional one with an L2
-kernel regularizer and SGD with momentum, features keyed by the input layer's name.
+kernel regularizer and SGD with momentum, and TensorFlow's 2019 tutorial model (one sigmoid unit under
+categorical_crossentropy: Keras squeezed the output to the labels' rank, a loss near 100 that the
+bridge first computed as 0 with Keras 3's loss wrapper around a tf-keras loss), features keyed by
+the input layer's name.
 
 Before estimator_bridge/keras_estimator.py the runner refused `tf.keras.estimator.model_to_estimator`.
 Measured (TF 2.21 vs TF 1.15 and TF 2.15, CPU, oneDNN off): the 12 step losses and the evaluation
@@ -17,6 +20,8 @@ Held to 1e-6 (losses, evaluation, predictions, atol 1e-7) and 1e-5 (variables, a
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -26,7 +31,7 @@ from tests.support.three_sides import migrate_copy
 pytestmark = pytest.mark.oracle
 
 PROGRAM = REPO_ROOT / "tests" / "estimator_bridge" / "real_patterns" / "keras_model_to_estimator.py"
-FORMS = ["sequential", "functional"]
+FORMS = ["sequential", "functional", "tutorial"]
 RTOL = 1e-6
 VARIABLE_RTOL = 1e-5
 
@@ -39,6 +44,7 @@ def _oracle(name, form, folder):
 def runs(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp(request.param)
     return {
+        "folder": folder, "form": request.param,
         "tf115": _oracle("tf115", request.param, folder),
         "tf215": _oracle("tf215", request.param, folder),
         "runner": run_current_json("-m", "estimator_bridge.run", str(PROGRAM), str(folder / "runner"),
@@ -100,6 +106,27 @@ def test_a_second_train_call_resumes_the_first_ones_checkpoint(runs):
     """train(steps=6) twice: the second call restores model.ckpt-6 (optimizer slots included) and
     calls input_fn again, as TF 1.15 did; the migrated side's Keras 3 optimizer names stay the same."""
     _same_numbers(runs["migrated_split"], runs["tf115_split"], "migrated, split, vs TF 1.15")
+
+
+@pytest.mark.parametrize("side", ["runner", "migrated"])
+def test_a_model_dir_tf215_wrote_resumes(runs, side, tmp_path):
+    """TF 2.15 saved object-based keys (`layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE`,
+    checkpoint_format="checkpoint"); its model.ckpt-0 in a fresh model_dir is restored under the
+    bridge's names (keras_checkpoint_names.py) and training goes on to TF 2.15's numbers. Before:
+    "checkpoint ... has no tensor for the model variable(s) ['dense/bias', ...]"."""
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    for file in (runs["folder"] / "tf215").glob("model.ckpt-0.*"):
+        if ".meta" not in file.name:
+            shutil.copy(file, model_dir / file.name)
+    (model_dir / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
+    program = PROGRAM if side == "runner" else migrate_copy(PROGRAM, tmp_path / "migrate")
+    command = ["-m", "estimator_bridge.run", str(PROGRAM)] if side == "runner" else [str(program)]
+    actual = run_current_json(*command, str(model_dir), runs["form"], cwd=tmp_path)
+    expected = dict(runs["tf215"])
+    expected["evaluation"] = {("acc" if key == "accuracy" else key): value
+                              for key, value in expected["evaluation"].items()}
+    _same_numbers(actual, expected, f"{side} resumed from TF 2.15's model.ckpt-0")
 
 
 def test_the_estimator_starts_from_the_models_weights_not_its_initializers(runs):

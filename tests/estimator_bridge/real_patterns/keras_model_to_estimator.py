@@ -4,7 +4,11 @@ The Estimator's model_fn cloned the model on input_fn's features (a dict keyed b
 layer's name), trained it with the compiled optimizer and loss, evaluated the compiled metrics
 and started from the model's weights at the call.
 
-  python keras_model_to_estimator.py MODEL_DIR [functional|sequential] [split]
+  python keras_model_to_estimator.py MODEL_DIR [functional|sequential|tutorial] [split]
+
+(`tutorial`: TensorFlow's 2019 "Create an Estimator from a Keras model" model as written: one
+sigmoid unit under categorical_crossentropy with the class ids as labels; Keras squeezed the
+(batch, 1) output to the labels' rank, so the crossentropy normalised over the batch.)
 
 (`split`: train in two calls of 6 steps, the second restoring the first's checkpoint.)
 
@@ -21,6 +25,7 @@ import tensorflow as tf
 
 MODEL_DIR = sys.argv[1]
 FUNCTIONAL = len(sys.argv) > 2 and sys.argv[2] == "functional"
+TUTORIAL = len(sys.argv) > 2 and sys.argv[2] == "tutorial"
 SPLIT = len(sys.argv) > 3 and sys.argv[3] == "split"
 STEPS = 12
 
@@ -36,6 +41,13 @@ if FUNCTIONAL:
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1, momentum=0.9),
                   loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     input_name = "measurements"
+elif TUTORIAL:
+    model = tf.keras.models.Sequential([
+        tf.keras.layers.Dense(16, activation="relu", input_shape=(4,)),
+        tf.keras.layers.Dense(1, activation="sigmoid"),
+    ])
+    model.compile(loss="categorical_crossentropy", optimizer="adam")
+    input_name = "dense_input"
 else:
     model = tf.keras.models.Sequential([
         tf.keras.layers.Dense(16, activation="relu", input_shape=(4,)),
