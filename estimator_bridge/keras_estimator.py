@@ -195,12 +195,29 @@ def compiled_loss(model, clone, targets, outputs):
         # tf-keras refuses a batch mean under a tf.distribute strategy except for compile's own
         # losses, which these are (compile sets the same exemption)
         function._allow_sum_over_batch_size = True
+        if not _is_keras2(model):
+            target, output = keras2_ranks(target, output)
         value = function(target, output)
         if value.shape.rank:  # tf-keras leaves a statically empty batch's losses unreduced
             value = tf.reduce_sum(value)
         weight = loss_weights[index] if loss_weights is not None else None
         total.append(value if weight is None else value * weight)
     return tf.add_n(total + [tf.convert_to_tensor(l) for l in clone.losses])
+
+
+def keras2_ranks(target, output):
+    """Keras 2's rule for labels and outputs one rank apart: the one with the extra trailing axis
+    of size 1 loses it (a (batch, 1) sigmoid output against (batch,) class ids becomes (batch,)).
+    Keras 3 expands the labels instead, which changes a crossentropy's normalising axis: TF 2.15's
+    tutorial model lost 12.53 at its first step on Keras 2, 1e-7 on Keras 3."""
+    target_rank, output_rank = target.shape.rank, output.shape.rank
+    if target_rank is None or output_rank is None:
+        return target, output
+    if output_rank == target_rank + 1 and output.shape[-1] == 1:
+        output = tf.squeeze(output, -1)
+    elif target_rank == output_rank + 1 and target.shape[-1] == 1:
+        target = tf.squeeze(target, -1)
+    return target, output
 
 
 def _function_loss(model, function):
@@ -337,7 +354,7 @@ def eval_metric_ops(model, targets, outputs, metric_names_map=None):
                 f"dictionary. Expected keys: {names}, Received: {sorted(extra)}")
     ops = {}
     for name, index, function, kwargs in functions:
-        values = function(targets[index], outputs[index], **kwargs)
+        values = function(*keras2_ranks(targets[index], outputs[index]), **kwargs)
         values = tf.cast(tf.convert_to_tensor(values), tf.float32)
         ops[metric_names_map[name] if metric_names_map else name] = tf1.metrics.mean(values)
     return ops or None
