@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 
 import numpy as np
@@ -195,8 +196,7 @@ def compiled_loss(model, clone, targets, outputs):
         # tf-keras refuses a batch mean under a tf.distribute strategy except for compile's own
         # losses, which these are (compile sets the same exemption)
         function._allow_sum_over_batch_size = True
-        if not _is_keras2(model):
-            target, output = keras2_ranks(target, output)
+        target, output = same_ranks(target, output, tf1_program())
         value = function(target, output)
         if value.shape.rank:  # tf-keras leaves a statically empty batch's losses unreduced
             value = tf.reduce_sum(value)
@@ -205,19 +205,40 @@ def compiled_loss(model, clone, targets, outputs):
     return tf.add_n(total + [tf.convert_to_tensor(l) for l in clone.losses])
 
 
-def keras2_ranks(target, output):
-    """Keras 2's rule for labels and outputs one rank apart: the one with the extra trailing axis
-    of size 1 loses it (a (batch, 1) sigmoid output against (batch,) class ids becomes (batch,)).
-    Keras 3 expands the labels instead, which changes a crossentropy's normalising axis: TF 2.15's
-    tutorial model lost 12.53 at its first step on Keras 2, 1e-7 on Keras 3."""
+def same_ranks(target, output, tf1: bool):
+    """Labels and outputs one rank apart, as the program's TensorFlow brought them together.
+
+    TF 2.x's Keras squeezed the one with the extra trailing axis of size 1 (a (batch, 1) sigmoid
+    output against (batch,) class ids became (batch,)); TF 1.15's model_to_estimator gave the
+    labels that axis instead (as Keras 3 does). It changes a crossentropy's normalising axis:
+    TF 2.15's tutorial model lost 12.53 at its first step, TF 1.15's 7.2e-7.
+    """
     target_rank, output_rank = target.shape.rank, output.shape.rank
     if target_rank is None or output_rank is None:
         return target, output
     if output_rank == target_rank + 1 and output.shape[-1] == 1:
-        output = tf.squeeze(output, -1)
-    elif target_rank == output_rank + 1 and target.shape[-1] == 1:
-        target = tf.squeeze(target, -1)
+        if tf1:
+            return tf.expand_dims(target, -1), output
+        return target, tf.squeeze(output, -1)
+    if target_rank == output_rank + 1 and target.shape[-1] == 1:
+        return tf.squeeze(target, -1), output
     return target, output
+
+
+def tf1_program() -> bool:
+    """Whether the running program was written for TF 1.x (the runner's era; a migrated program:
+    the era its own source reads as); unknown: TF 2.x, whose model_to_estimator is the reference."""
+    from estimator_bridge.compat import legacy_keras, program_era
+
+    era = legacy_keras.era()
+    if era is not None:
+        return not era.tf2
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not path or not os.path.exists(path):
+        return False
+    with open(path, encoding="utf-8", errors="replace") as source:
+        return not program_era.era_of([source.read()]).tf2
 
 
 def _function_loss(model, function):
@@ -354,7 +375,7 @@ def eval_metric_ops(model, targets, outputs, metric_names_map=None):
                 f"dictionary. Expected keys: {names}, Received: {sorted(extra)}")
     ops = {}
     for name, index, function, kwargs in functions:
-        values = function(*keras2_ranks(targets[index], outputs[index]), **kwargs)
+        values = function(*same_ranks(targets[index], outputs[index], tf1_program()), **kwargs)
         values = tf.cast(tf.convert_to_tensor(values), tf.float32)
         ops[metric_names_map[name] if metric_names_map else name] = tf1.metrics.mean(values)
     return ops or None

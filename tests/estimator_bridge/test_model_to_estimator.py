@@ -5,9 +5,9 @@ fixed start weights, `tf.keras.estimator.model_to_estimator(keras_model=model, c
 train 12 steps, evaluate, predict) runs unchanged on TF 1.15, on TF 2.15 + tf-estimator-nightly
 and under the runner, in two forms: a Sequential model with Adam, and a functional one with an L2
 kernel regularizer and SGD with momentum, and TensorFlow's 2019 tutorial model (one sigmoid unit under
-categorical_crossentropy: Keras squeezed the output to the labels' rank, a loss near 100 that the
-bridge first computed as 0 with Keras 3's loss wrapper around a tf-keras loss), features keyed by
-the input layer's name.
+categorical_crossentropy, class ids as labels: TF 2.x's Keras squeezed the output to the labels'
+rank, TF 1.15's expanded the labels, so their losses differ: 12.53 and 7.2e-7 at step 1), features
+keyed by the input layer's name.
 
 Before estimator_bridge/keras_estimator.py the runner refused `tf.keras.estimator.model_to_estimator`.
 Measured (TF 2.21 vs TF 1.15 and TF 2.15, CPU, oneDNN off): the 12 step losses and the evaluation
@@ -34,6 +34,10 @@ PROGRAM = REPO_ROOT / "tests" / "estimator_bridge" / "real_patterns" / "keras_mo
 FORMS = ["sequential", "functional", "tutorial"]
 RTOL = 1e-6
 VARIABLE_RTOL = 1e-5
+# The tutorial model's TF 1.x loss is the rounding of a zero crossentropy (-log(1 - 1e-7) per
+# label unit): measured 1.25e-6 (step losses) and 2.2e-6 (evaluation) apart from TF 1.15's, the
+# trained variables identical. Held to 5e-6 absolute.
+ZERO_LOSS_ATOL = {"tutorial": 5e-6}
 
 
 def _oracle(name, form, folder):
@@ -58,13 +62,13 @@ def runs(request, tmp_path_factory):
     }
 
 
-def _same_numbers(actual, expected, where):
+def _same_numbers(actual, expected, where, atol=0.0):
     assert actual["steps"] == expected["steps"] == list(range(1, 13)), where
-    np.testing.assert_allclose(actual["losses"], expected["losses"], rtol=RTOL, err_msg=where)
+    np.testing.assert_allclose(actual["losses"], expected["losses"], rtol=RTOL, atol=atol, err_msg=where)
     assert actual["loss_tags"] == expected["loss_tags"] == ["loss_1"], where
     assert actual["evaluation"].keys() == expected["evaluation"].keys(), where
     for key, value in expected["evaluation"].items():
-        np.testing.assert_allclose(actual["evaluation"][key], value, rtol=RTOL, err_msg=f"{where}: {key}")
+        np.testing.assert_allclose(actual["evaluation"][key], value, rtol=RTOL, atol=atol, err_msg=f"{where}: {key}")
     assert len(actual["predictions"]) == len(expected["predictions"]) == 3
     for got, wanted in zip(actual["predictions"], expected["predictions"]):
         assert got.keys() == wanted.keys(), where
@@ -74,7 +78,7 @@ def _same_numbers(actual, expected, where):
 
 def test_the_runner_gives_tf115s_numbers_names_and_variables(runs):
     actual, expected = runs["runner"], runs["tf115"]
-    _same_numbers(actual, expected, "runner vs TF 1.15")
+    _same_numbers(actual, expected, "runner vs TF 1.15", ZERO_LOSS_ATOL.get(runs["form"], 0.0))
     assert sorted(actual["weights"]) == sorted(expected["weights"])  # TF 1.15's `saver` checkpoint names
     for name, values in expected["weights"].items():
         np.testing.assert_allclose(actual["weights"][name], values, rtol=VARIABLE_RTOL, atol=1e-7, err_msg=name)
@@ -84,6 +88,12 @@ def test_the_runner_gives_tf215s_numbers(runs):
     """TF 2.15 named the metric `accuracy` (TF 1.x Keras: `acc`; the program is TF 1.x code, so the
     runner names it as TF 1.15 did) and wrote object-based checkpoint keys; the numbers are the same."""
     actual, expected = dict(runs["runner"]), dict(runs["tf215"])
+    if runs["form"] == "tutorial":
+        # TF 1.15 and TF 2.15 differ here: TF 2.x's Keras squeezed the (batch, 1) output to the
+        # labels' rank (loss 12.53 at step 1), TF 1.15 gave the labels the axis (7.2e-7); the
+        # program is TF 1.x code, so the runner follows TF 1.15 (keras_estimator.same_ranks).
+        assert expected["losses"][0] > 1 and actual["losses"][0] < 1e-5
+        return
     expected["evaluation"] = {("acc" if key == "accuracy" else key): value
                               for key, value in expected["evaluation"].items()}
     _same_numbers(actual, expected, "runner vs TF 2.15")
@@ -94,7 +104,7 @@ def test_the_migrated_program_gives_tf115s_numbers_on_keras_3(runs):
     (its Sequential input is `input_layer`: the features' Keras 2 key `dense_input` is still taken).
     Its checkpoint holds Keras 3's optimizer names (`adam/dense_kernel_momentum`), not TF 1.15's."""
     actual, expected = runs["migrated"], runs["tf115"]
-    _same_numbers(actual, expected, "migrated vs TF 1.15")
+    _same_numbers(actual, expected, "migrated vs TF 1.15", ZERO_LOSS_ATOL.get(runs["form"], 0.0))
     model_names = {name for name in expected["weights"] if not name.startswith("training/")}
     assert model_names <= set(actual["weights"])
     for name in model_names:
@@ -105,7 +115,8 @@ def test_the_migrated_program_gives_tf115s_numbers_on_keras_3(runs):
 def test_a_second_train_call_resumes_the_first_ones_checkpoint(runs):
     """train(steps=6) twice: the second call restores model.ckpt-6 (optimizer slots included) and
     calls input_fn again, as TF 1.15 did; the migrated side's Keras 3 optimizer names stay the same."""
-    _same_numbers(runs["migrated_split"], runs["tf115_split"], "migrated, split, vs TF 1.15")
+    _same_numbers(runs["migrated_split"], runs["tf115_split"], "migrated, split, vs TF 1.15",
+                  ZERO_LOSS_ATOL.get(runs["form"], 0.0))
 
 
 @pytest.mark.parametrize("side", ["runner", "migrated"])
@@ -113,7 +124,10 @@ def test_a_model_dir_tf215_wrote_resumes(runs, side, tmp_path):
     """TF 2.15 saved object-based keys (`layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE`,
     checkpoint_format="checkpoint"); its model.ckpt-0 in a fresh model_dir is restored under the
     bridge's names (keras_checkpoint_names.py) and training goes on to TF 2.15's numbers. Before:
-    "checkpoint ... has no tensor for the model variable(s) ['dense/bias', ...]"."""
+    "checkpoint ... has no tensor for the model variable(s) ['dense/bias', ...]". (The tutorial
+    form's TF 2.15 numbers are not the TF 1.x program's: see test_the_runner_gives_tf215s_numbers.)"""
+    if runs["form"] == "tutorial":
+        pytest.skip("the tutorial form's TF 2.15 loss differs from TF 1.15's by design (TF 1.x program)")
     model_dir = tmp_path / "model"
     model_dir.mkdir()
     for file in (runs["folder"] / "tf215").glob("model.ckpt-0.*"):

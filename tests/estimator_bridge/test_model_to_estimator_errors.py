@@ -84,3 +84,18 @@ def test_a_gcs_model_path_says_copy_it_locally(tmp_path):
 def test_an_unknown_checkpoint_format(tmp_path):
     with pytest.raises(ValueError, match='one of "checkpoint" or "saver"'):
         estimator_bridge.model_to_estimator(keras_model=_model(), model_dir=str(tmp_path), checkpoint_format="h5")
+
+
+def test_labels_one_rank_below_a_size_1_output_follow_the_programs_tensorflow():
+    """TF 2.x's Keras squeezed the output ((8, 1) -> (8,): TF 2.15's tutorial model lost 12.53 at
+    its first step), TF 1.15's model_to_estimator gave the labels the axis (7.2e-7): measured with
+    real_patterns/keras_model_to_estimator.py's tutorial form on both oracles."""
+    from estimator_bridge.keras_estimator import same_ranks
+
+    labels, output = tf.zeros([8], tf.int64), tf.zeros([8, 1])
+    target, squeezed = same_ranks(labels, output, tf1=False)
+    assert target.shape == [8] and squeezed.shape == [8]
+    expanded, kept = same_ranks(labels, output, tf1=True)
+    assert expanded.shape == [8, 1] and kept.shape == [8, 1]
+    same = same_ranks(tf.zeros([8, 1]), tf.zeros([8, 3]), tf1=False)
+    assert [t.shape for t in same] == [[8, 1], [8, 3]]
