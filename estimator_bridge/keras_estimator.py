@@ -177,7 +177,7 @@ def _per_output(value, names):
     return [value] * len(names)
 
 
-def compiled_loss(model, clone, targets, outputs):
+def compiled_loss(model, clone, targets, outputs, tf1=False):
     """The compiled loss on `targets`: the weighted sum of the output losses (each the batch mean,
     Keras' default reduction) plus the layers' regularization losses."""
     keras = _keras_of(model)
@@ -196,7 +196,7 @@ def compiled_loss(model, clone, targets, outputs):
         # tf-keras refuses a batch mean under a tf.distribute strategy except for compile's own
         # losses, which these are (compile sets the same exemption)
         function._allow_sum_over_batch_size = True
-        target, output = same_ranks(target, output, tf1_program())
+        target, output = same_ranks(target, output, tf1)
         value = function(target, output)
         if value.shape.rank:  # tf-keras leaves a statically empty batch's losses unreduced
             value = tf.reduce_sum(value)
@@ -225,20 +225,17 @@ def same_ranks(target, output, tf1: bool):
     return target, output
 
 
-def tf1_program() -> bool:
-    """Whether the running program was written for TF 1.x (the runner's era; a migrated program:
-    the era its own source reads as); unknown: TF 2.x, whose model_to_estimator is the reference."""
+def tf1_program(frame) -> bool:
+    """Whether the program calling model_to_estimator (`frame`: its call) was written for TF 1.x:
+    the runner's era, else the era its own source on the stack reads as (a migrated program);
+    unknown: TF 2.x, whose model_to_estimator is the reference."""
     from estimator_bridge.compat import legacy_keras, program_era
 
     era = legacy_keras.era()
     if era is not None:
         return not era.tf2
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    if not path or not os.path.exists(path):
-        return False
-    with open(path, encoding="utf-8", errors="replace") as source:
-        return not program_era.era_of([source.read()]).tf2
+    sources = legacy_keras._program_sources(frame)  # pylint: disable=protected-access
+    return bool(sources) and not program_era.era_of(sources).tf2
 
 
 def _function_loss(model, function):
@@ -359,7 +356,7 @@ def _era_name(model, name):
     return name
 
 
-def eval_metric_ops(model, targets, outputs, metric_names_map=None):
+def eval_metric_ops(model, targets, outputs, metric_names_map=None, tf1=False):
     functions = _metric_functions(model, targets, outputs)
     names = [name for name, *_ in functions]
     if metric_names_map:
@@ -375,7 +372,7 @@ def eval_metric_ops(model, targets, outputs, metric_names_map=None):
                 f"dictionary. Expected keys: {names}, Received: {sorted(extra)}")
     ops = {}
     for name, index, function, kwargs in functions:
-        values = function(*same_ranks(targets[index], outputs[index], tf1_program()), **kwargs)
+        values = function(*same_ranks(targets[index], outputs[index], tf1), **kwargs)
         values = tf.cast(tf.convert_to_tensor(values), tf.float32)
         ops[metric_names_map[name] if metric_names_map else name] = tf1.metrics.mean(values)
     return ops or None
@@ -496,7 +493,7 @@ def _clone(model, custom_objects):
         return ClonedModel(model)
 
 
-def make_model_fn(model, *, make_optimizer, custom_objects=None, metric_names_map=None, export_outputs=None,
+def make_model_fn(model, *, make_optimizer, tf1=False, custom_objects=None, metric_names_map=None, export_outputs=None,
                   start_checkpoint=None):
     def model_fn(features, labels, mode):
         clone = _clone(model, custom_objects)
@@ -512,8 +509,8 @@ def make_model_fn(model, *, make_optimizer, custom_objects=None, metric_names_ma
             targets = [_floatx(model, t) if t.dtype.is_floating else t
                        for t in _ordered(labels, names, "labels", "outputs")]
             with tf.name_scope("loss"):  # Keras' graph scope: TF's loss summary became `loss_1`
-                loss = compiled_loss(model, clone, targets, outputs)
-            metrics = eval_metric_ops(model, targets, outputs, metric_names_map)
+                loss = compiled_loss(model, clone, targets, outputs, tf1)
+            metrics = eval_metric_ops(model, targets, outputs, metric_names_map, tf1)
             if mode == ModeKeys.TRAIN:
                 train = train_op(model, make_optimizer, loss, clone.trainable_weights)
         serving = {DEFAULT_SERVING_KEY: PredictOutput(predictions)}
@@ -561,6 +558,7 @@ def model_to_estimator(keras_model=None, keras_model_path=None, custom_objects=N
         logger.warning("Using temporary folder as model directory: %s", config.model_dir)
     start = write_start_checkpoint(keras_model, config.model_dir)
     model_fn = make_model_fn(keras_model, make_optimizer=optimizer_factory(keras_model),
+                             tf1=tf1_program(sys._getframe(1)),
                              custom_objects=custom_objects,
                              metric_names_map=metric_names_map, export_outputs=export_outputs,
                              start_checkpoint=start)
