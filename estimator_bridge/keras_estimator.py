@@ -177,7 +177,7 @@ def _per_output(value, names):
     return [value] * len(names)
 
 
-def compiled_loss(model, clone, targets, outputs, tf1=False):
+def compiled_loss(model, clone, targets, outputs, tf1_era=False):
     """The compiled loss on `targets`: the weighted sum of the output losses (each the batch mean,
     Keras' default reduction) plus the layers' regularization losses."""
     keras = _keras_of(model)
@@ -196,7 +196,7 @@ def compiled_loss(model, clone, targets, outputs, tf1=False):
         # tf-keras refuses a batch mean under a tf.distribute strategy except for compile's own
         # losses, which these are (compile sets the same exemption)
         function._allow_sum_over_batch_size = True
-        target, output = same_ranks(target, output, tf1)
+        target, output = same_ranks(target, output, tf1_era)
         value = function(target, output)
         if value.shape.rank:  # tf-keras leaves a statically empty batch's losses unreduced
             value = tf.reduce_sum(value)
@@ -356,7 +356,7 @@ def _era_name(model, name):
     return name
 
 
-def eval_metric_ops(model, targets, outputs, metric_names_map=None, tf1=False):
+def eval_metric_ops(model, targets, outputs, metric_names_map=None, tf1_era=False):
     functions = _metric_functions(model, targets, outputs)
     names = [name for name, *_ in functions]
     if metric_names_map:
@@ -372,7 +372,7 @@ def eval_metric_ops(model, targets, outputs, metric_names_map=None, tf1=False):
                 f"dictionary. Expected keys: {names}, Received: {sorted(extra)}")
     ops = {}
     for name, index, function, kwargs in functions:
-        values = function(*same_ranks(targets[index], outputs[index], tf1), **kwargs)
+        values = function(*same_ranks(targets[index], outputs[index], tf1_era), **kwargs)
         values = tf.cast(tf.convert_to_tensor(values), tf.float32)
         ops[metric_names_map[name] if metric_names_map else name] = tf1.metrics.mean(values)
     return ops or None
@@ -493,7 +493,7 @@ def _clone(model, custom_objects):
         return ClonedModel(model)
 
 
-def make_model_fn(model, *, make_optimizer, tf1=False, custom_objects=None, metric_names_map=None, export_outputs=None,
+def make_model_fn(model, *, make_optimizer, tf1_era=False, custom_objects=None, metric_names_map=None, export_outputs=None,
                   start_checkpoint=None):
     def model_fn(features, labels, mode):
         clone = _clone(model, custom_objects)
@@ -509,8 +509,8 @@ def make_model_fn(model, *, make_optimizer, tf1=False, custom_objects=None, metr
             targets = [_floatx(model, t) if t.dtype.is_floating else t
                        for t in _ordered(labels, names, "labels", "outputs")]
             with tf.name_scope("loss"):  # Keras' graph scope: TF's loss summary became `loss_1`
-                loss = compiled_loss(model, clone, targets, outputs, tf1)
-            metrics = eval_metric_ops(model, targets, outputs, metric_names_map, tf1)
+                loss = compiled_loss(model, clone, targets, outputs, tf1_era)
+            metrics = eval_metric_ops(model, targets, outputs, metric_names_map, tf1_era)
             if mode == ModeKeys.TRAIN:
                 train = train_op(model, make_optimizer, loss, clone.trainable_weights)
         serving = {DEFAULT_SERVING_KEY: PredictOutput(predictions)}
@@ -558,7 +558,7 @@ def model_to_estimator(keras_model=None, keras_model_path=None, custom_objects=N
         logger.warning("Using temporary folder as model directory: %s", config.model_dir)
     start = write_start_checkpoint(keras_model, config.model_dir)
     model_fn = make_model_fn(keras_model, make_optimizer=optimizer_factory(keras_model),
-                             tf1=tf1_program(sys._getframe(1)),
+                             tf1_era=tf1_program(sys._getframe(1)),
                              custom_objects=custom_objects,
                              metric_names_map=metric_names_map, export_outputs=export_outputs,
                              start_checkpoint=start)
