@@ -99,3 +99,15 @@ def test_labels_one_rank_below_a_size_1_output_follow_the_programs_tensorflow():
     assert expanded.shape == [8, 1] and kept.shape == [8, 1]
     same = same_ranks(tf.zeros([8, 1]), tf.zeros([8, 3]), tf1=False)
     assert [t.shape for t in same] == [[8, 1], [8, 3]]
+
+
+def test_a_keras_3_model_trains_evaluates_and_predicts_in_process(tmp_path):
+    """The in-process path every refusal above shares (the numbers are the oracle tests')."""
+    model = _model()
+    estimator = estimator_bridge.model_to_estimator(keras_model=model, model_dir=str(tmp_path))
+    estimator.train(_input_fn(), steps=2)
+    evaluation = estimator.evaluate(_input_fn(), steps=2)
+    assert set(evaluation) == {"accuracy", "loss", "global_step"} and evaluation["global_step"] == 2
+    predictions = list(estimator.predict(_input_fn()))
+    assert len(predictions) == 8 and set(predictions[0]) == {model.layers[-1].name}  # the output's layer
+    assert (tmp_path / "keras" / "keras_model.ckpt.index").exists()
