@@ -401,7 +401,7 @@ class _Analysis:
 class ModuleAlias:
     """`name = <dotted reference>` whose uses `name.attr...` stand for `<reference>.attr...`
     (`summary = tf.contrib.summary`; `summary.scalar(...)` is `tf.contrib.summary.scalar(...)`)."""
-    __slots__ = ("name", "store", "value", "targets", "uses", "complete")
+    __slots__ = ("name", "store", "value", "targets", "uses", "bare", "complete")
 
     def __init__(self, name: str, store: tuple[int, int], value: ast.expr, targets: set[str]) -> None:
         self.name = name
@@ -409,6 +409,7 @@ class ModuleAlias:
         self.value = value          # the ast reference assigned
         self.targets = targets      # its qualified names (through imports)
         self.uses: list[tuple[int, int]] = []   # positions of the alias Name in `name.attr...` uses
+        self.bare: list[tuple[int, int]] = []   # positions of its other reads (`f(name)`, `name[0]`, ...)
         self.complete = True        # every access of the binding is such a use (no bare `name`)
 
 
@@ -493,6 +494,7 @@ class ModuleNames:
         self.analysis = _Analysis(self.tree, tracked, text)
         self.aliases: dict[tuple[int, int], ModuleAlias] = {}       # store position -> alias
         self._alias_uses: dict[tuple[int, int], ModuleAlias] = {}   # use position -> alias
+        self._bare_alias_uses: dict[tuple[int, int], ModuleAlias] = {}   # bare read position -> alias
         if follow is not None and assignments:
             self._find_aliases(assignments, follow)
         aliased = {alias.name for alias in self.aliases.values()}
@@ -562,6 +564,8 @@ class ModuleNames:
                         or reference.scope.kind == "comprehension") \
                         or top is None or _head(top) is not reference.node or len(resolved) != 1:
                     alias.complete = False   # a bare `name`, a `del`, or a use it may not reach
+                    if len(resolved) == 1:
+                        alias.bare.append(local.position(reference.node))
                 else:
                     alias.uses.append(local.position(reference.node))
         for name, scope in local.string_accesses:
@@ -572,10 +576,19 @@ class ModuleNames:
             self.aliases[alias.store] = alias
             for use in alias.uses:
                 self._alias_uses[use] = alias
+            for use in alias.bare:
+                self._bare_alias_uses[use] = alias
 
     def alias_at(self, name: cst.Name) -> ModuleAlias | None:
         """The followed alias that `name` (an assigned Name) binds, if any."""
         return self.aliases.get(self.positions.get(id(name))) if name.value in self.alias_names else None
+
+    def bare_alias_use(self, name: cst.Name) -> ModuleAlias | None:
+        """The alias that `name` reads other than as the head of `name.attr...` (`f(slim)`), if any:
+        such a read keeps the alias assignment, so it is a use left as written."""
+        if name.value not in self.alias_names:
+            return None
+        return self._bare_alias_uses.get(self.positions.get(id(name)))
 
     def alias_use_heads(self, alias: ModuleAlias) -> list[int | None]:
         """ids of the libcst Names of the alias in its `name.attr...` uses (None: not placed)."""

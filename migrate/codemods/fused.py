@@ -56,7 +56,13 @@ class FusedRewrite(TableRewrite):
 
     def _collect(self, node: cst.CSTNode) -> None:
         if self.collector is not None:
-            self.collector.check(node, self.import_names(node), self._calls.get(id(node)))
+            names = self.import_names(node)
+            if not names and type(node) is cst.Name and self.names is not None:
+                # a kept alias read as a value (`g(slim)` with `slim = tf.contrib.slim`): a use of what
+                # it aliases, left as written, so reported where it is, as `slim.name` uses are
+                alias = self.names.bare_alias_use(node)
+                names = set(alias.targets) if alias is not None else names
+            self.collector.check(node, names, self._calls.get(id(node)))
 
     # ---- visits ----------------------------------------------------------------------------
     def line_names(self, watched: frozenset[str]) -> frozenset[str] | None:
