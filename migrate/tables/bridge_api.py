@@ -108,4 +108,8 @@ BRIDGE_API = frozenset({
     *(f"compat.contrib_rnn_block.{name}" for name in _RNN_BLOCK_CELLS),
     # TF 1.x tutorials' MNIST reader (oracle-tested)
     *(f"compat.mnist_input_data.{name}" for name in _MNIST_INPUT_DATA),
+    # TF 0.12's summary functions, TF 1.15's tf.contrib.deprecated (TF 2.21's logging_ops, oracle-tested)
+    *(f"compat.tf0_summaries.{name}" for name in (
+        "scalar_summary", "histogram_summary", "image_summary", "audio_summary", "merge_summary",
+        "merge_all_summaries")),
 })

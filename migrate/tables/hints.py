@@ -40,16 +40,7 @@ HINTS = {
         f"'.*' + s + ':') (no ':' added when s holds one)")
        for name, target in (("variables", "global_variables"), ("trainable_variables", "trainable_variables"),
                             ("local_variables", "local_variables"), ("model_variables", "model_variables"))},
-    # TF 0.12's summary names, removed in TF 1.0 (heldout9: SignalImageCV/SDC-Traffic-Signs
-    # eval_image_classifier.py's tf.scalar_summary): TF 1.0's tf.summary took a name where these took a tag
-    **{f"tensorflow.{old}": (
-        f"tf.compat.v1.summary.{new} (TF 1.0's rename; its first argument is a name: the tag written is "
-        "that name under the enclosing name scopes, where the old function wrote the tag as given)")
-       for old, new in (("scalar_summary", "scalar(name, tensor)"), ("histogram_summary", "histogram(name, values)"),
-                        ("image_summary", "image(name, tensor, max_outputs=max_images)"),
-                        ("audio_summary", "audio(name, tensor, sample_rate, max_outputs=...)"))},
-    "tensorflow.merge_summary": "tf.compat.v1.summary.merge(inputs) (TF 1.0's rename)",
-    "tensorflow.merge_all_summaries": "tf.compat.v1.summary.merge_all() (TF 1.0's rename)",
+    # TF 0.12's SummaryWriter (its summary functions are rewritten: migrate/tables/contrib.py TF0_SUMMARIES)
     "tensorflow.train.SummaryWriter": "tf.compat.v1.summary.FileWriter(logdir, graph) (TF 1.0's rename)",
     "tensorflow.python.util.nest.is_sequence": "tf.nest.is_nested (the same check, renamed in TF 2)",
     "tensorflow.contrib.eager.num_gpus": "len(tf.config.list_physical_devices('GPU'))",

@@ -114,6 +114,11 @@ contrib.layers' functions TF-Slim re-exported (apply_regularization, l1_l2_regul
 unit_norm, optimize_loss with clip_gradients= and summaries=) through tf-slim: three losses, the
 trained weights, outputs, op names and the loss summary's nodes equal.
 
+Fixture contrib/tf0_summaries (heldout9/10: TF 0.12's tf.scalar_summary & co., TF 1.15's
+tf.contrib.deprecated.*) through estimator_bridge/compat/tf0_summaries.py: the merged Summary protos
+(tags as given under a name scope, a tensor of tags, histogram counts, image sizes, audio rate), the
+op names and the collections equal.
+
 Fixture contrib/nadam (unet3d's default optimizer): three steps of tf.contrib.opt.NadamOptimizer on a
 dense variable (ApplyAdam with use_nesterov) and on a gathered table (the sparse path) within 1e-6.
 """
@@ -145,7 +150,8 @@ FLOORS = {"contrib_layers": 1.0, "contrib_batch_norm": 1.0}
                                   "contrib_layers", "nadam", "contrib_batch_norm", "tpu_low_level",
                                   "slim_layers", "slim_alias", "lars", "contrib_image",
                                   "contrib_variables", "slim_framework_variables", "contrib_tfprof",
-                                  "contrib_hash_table", "layers_slim_names"])
+                                  "contrib_hash_table", "layers_slim_names",
+                                  "tf0_summaries"])
 def test_migrated_contrib_equivalents_compute_what_tf_1_15_computed(case):
     fixture = FIXTURES / case
     expected = run_json(oracle_python("tf115"), PROGRAM, f"{fixture}.before.py", cwd=REPO_ROOT)

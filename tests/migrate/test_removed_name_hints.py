@@ -1,16 +1,13 @@
 """Names with no faithful rewrite that real slim/long-tail files use (heldout9): the finding names the
 call to write instead, not "see the migration guide" or "its TensorFlow 2.21 equivalent".
-(tf.contrib.lookup.HashTable and tfprof's print_model_analysis are rewritten: fixtures contrib/contrib_hash_table
-and contrib/contrib_tfprof.)"""
+(tf.contrib.lookup.HashTable, tfprof's print_model_analysis and TF 0.12's tf.scalar_summary & co. are
+rewritten: fixtures contrib/contrib_hash_table, contrib/contrib_tfprof and contrib/tf0_summaries.)"""
 
 import pytest
 
 from migrate.engine import migrate_text
 
 CASES = [
-    # SignalImageCV/SDC-Traffic-Signs eval_image_classifier.py: a TF 0.12 summary name (gone in TF 1.0)
-    ("import tensorflow as tf\ntf.scalar_summary('eval/acc', acc)\n",
-     ["tf.compat.v1.summary.scalar(name, tensor)", "under the enclosing name scopes"]),
     ("import tensorflow as tf\nw = tf.train.SummaryWriter(logdir, graph)\n",
      ["tf.compat.v1.summary.FileWriter(logdir, graph)"]),
     # tfprof beyond print_model_analysis and its option constants (rewritten: fixture contrib/contrib_tfprof)
@@ -19,7 +16,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("source, wanted", CASES, ids=["scalar_summary", "SummaryWriter", "tfprof"])
+@pytest.mark.parametrize("source, wanted", CASES, ids=["SummaryWriter", "tfprof"])
 def test_the_finding_names_the_replacement(source, wanted):
     _, findings = migrate_text(source, "train.py")
     hints = [f.hint for f in findings if f.location.line == 2]
