@@ -450,6 +450,14 @@ CONTRIB.update({f"tensorflow.contrib.layers.{name}": CONTRIB[f"tensorflow.contri
 _NO_EQUIVALENT_HINT = "see the TF 2 migration guide for the replacement, or keep this file on TensorFlow 1.15"
 
 UNSUPPORTED = {
+    # create_training_graph / create_eval_graph (and their experimental_ forms) rewrote the TF1 graph in
+    # place, inserting FakeQuant ops after weights and activations (heldout9: research/slim
+    # eval_image_classifier.py, nets/mobilenet_v1_train.py). No TensorFlow 2.21 API rewrites a graph so:
+    # the hint (migrate/tables/hints.py) names what replaced it.
+    "tensorflow.contrib.quantize": Unsupported(
+        "MIG301", "`{name}` rewrote the TF1 graph with fake-quantization ops (quantization-aware training for "
+        "8-bit TFLite); TensorFlow 2.21 has no graph rewriter for it, so the call is left as written",
+        _NO_EQUIVALENT_HINT),
     "tensorflow.contrib.tpu.keras_to_tpu_model": Unsupported(
         "MIG203", "`{name}` needs the model built and compiled inside tf.distribute.TPUStrategy.scope()",
         "resolver = tf.distribute.cluster_resolver.TPUClusterResolver(...); "

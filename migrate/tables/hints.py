@@ -54,11 +54,12 @@ HINTS = {
     "tensorflow.contrib.opt.AdamWOptimizer": "tf.keras.optimizers.AdamW (Keras optimizer: not a drop-in for "
                                              "tf.compat.v1 train_ops), or keep this file on TensorFlow 1.15",
     "tensorflow.contrib.quantize": (
-        "nothing rewrites a graph in TF 2: contrib.quantize's create_training_graph/create_eval_graph inserted "
-        "fake-quantization ops into the TF1 graph for 8-bit TFLite models; quantization-aware training is now "
-        "tfmot.quantization.keras.quantize_model(keras_model) (tensorflow-model-optimization, Keras models "
-        "only), post-training quantization tf.lite.TFLiteConverter with optimizations=[tf.lite.Optimize.DEFAULT]; "
-        "without a TFLite export, drop the calls (the model then trains in float, as without them)"),
+        "quantization-aware training is now tfmot.quantization.keras.quantize_model(keras_model) "
+        "(tensorflow-model-optimization; Keras 2 models through tf-keras, not a TF1 graph); post-training "
+        "8-bit quantization is tf.lite.TFLiteConverter.from_saved_model(export_dir) with "
+        "optimizations=[tf.lite.Optimize.DEFAULT] and a representative_dataset. Dropping the calls trains "
+        "and evaluates the model in float: no FakeQuant ops, no min/max variables in the checkpoint, and "
+        "create_eval_graph's quantization-simulated evaluation numbers become float ones"),
     # TF 1.3 moved tfprof to tf.profiler (heldout9: research/slim train_image_classifier.py forks print the
     # parameter count with model_analyzer.print_model_analysis, which is rewritten: migrate/tables/contrib.py)
     "tensorflow.contrib.tfprof": (

