@@ -98,6 +98,15 @@ HINTS = {
     "tensorflow.contrib.learn": "estimator_bridge (Estimator, EstimatorSpec, RunConfig, train_and_evaluate) "
                                 "replaces contrib.learn's estimator API; its canned models have no equivalent",
     "tensorflow.contrib.learn.Experiment": _EXPERIMENT,
+    # its canned models (heldout10: wide_n_deep_tutorial.py forks, iris/boston tutorials)
+    **{f"tensorflow.contrib.learn.{name}": (
+        "no canned estimators in estimator_bridge: write the model_fn (tf.compat.v1.feature_column.input_layer "
+        "or linear_model on tf.feature_column columns, estimator_bridge.layers.dense) returning "
+        "estimator_bridge.EstimatorSpec and call train/evaluate/predict(input_fn) (contrib's fit(x=, y=) and "
+        "SKCompat took arrays: estimator_bridge.inputs.numpy_input_fn); or build the network as a Keras "
+        "model and use model.fit")
+       for name in ("DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",
+                    "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor")},
     "tensorflow.contrib.learn.python.learn.learn_runner": _EXPERIMENT,
     "tensorflow.contrib.learn.ModelFnOps": "estimator_bridge.EstimatorSpec(mode, predictions=..., loss=..., "
                                            "train_op=..., eval_metric_ops=...) (the same fields)",
@@ -126,6 +135,19 @@ HINTS = {
     "tensorflow.contrib.layers.weighted_sparse_column": (
         "tf.feature_column.weighted_categorical_column(categorical_column, weight_feature_key)"),
     "tensorflow.contrib.layers.real_valued_column": "tf.feature_column.numeric_column(key, shape=(dimension,))",
+    # (heldout10: the wide_n_deep_tutorial.py / iris tutorials of TF 1.0-1.2 build their columns with these)
+    "tensorflow.contrib.layers.sparse_column_with_keys": (
+        "tf.feature_column.categorical_column_with_vocabulary_list(key, vocabulary_list=keys, default_value=-1)"),
+    "tensorflow.contrib.layers.sparse_column_with_hash_bucket": (
+        "tf.feature_column.categorical_column_with_hash_bucket(key, hash_bucket_size)"),
+    "tensorflow.contrib.layers.sparse_column_with_vocabulary_file": (
+        "tf.feature_column.categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=vocab_size, "
+        "num_oov_buckets=num_oov_buckets)"),
+    "tensorflow.contrib.layers.bucketized_column": "tf.feature_column.bucketized_column(source_column, boundaries)",
+    "tensorflow.contrib.layers.crossed_column": "tf.feature_column.crossed_column(keys, hash_bucket_size)",
+    "tensorflow.contrib.layers.embedding_column": (
+        "tf.feature_column.embedding_column(categorical_column, dimension, combiner='mean')"),
+    "tensorflow.contrib.layers.one_hot_column": "tf.feature_column.indicator_column(categorical_column)",
     "tensorflow.contrib.layers.create_feature_spec_for_parsing": "tf.feature_column.make_parse_example_spec(columns)",
     "tensorflow.contrib.layers.weighted_sum_from_feature_columns": (
         "tf.compat.v1.feature_column.linear_model(features, columns) (with tf.feature_column columns)"),

@@ -10,13 +10,21 @@ from migrate.engine import migrate_text
 CASES = [
     ("import tensorflow as tf\nw = tf.train.SummaryWriter(logdir, graph)\n",
      ["tf.compat.v1.summary.FileWriter(logdir, graph)"]),
+    # heldout10: TF 1.0-1.2's wide_n_deep_tutorial.py forks (contrib.layers columns, contrib.learn canned models)
+    ("import tensorflow as tf\ncol = tf.contrib.layers.sparse_column_with_keys('gender', keys=['F', 'M'])\n",
+     ["tf.feature_column.categorical_column_with_vocabulary_list(key, vocabulary_list=keys"]),
+    ("import tensorflow as tf\ncol = tf.contrib.layers.crossed_column([a, b], hash_bucket_size=int(1e4))\n",
+     ["tf.feature_column.crossed_column(keys, hash_bucket_size)"]),
+    ("import tensorflow as tf\nm = tf.contrib.learn.DNNLinearCombinedClassifier(model_dir=d)\n",
+     ["no canned estimators in estimator_bridge", "estimator_bridge.EstimatorSpec"]),
     # tfprof beyond print_model_analysis and its option constants (rewritten: fixture contrib/contrib_tfprof)
     ("import tensorflow as tf\nadvice = tf.contrib.tfprof.model_analyzer.advise(tf.get_default_graph(), meta)\n",
      ["tf.compat.v1.profiler.advise(graph, run_meta, options)"]),
 ]
 
 
-@pytest.mark.parametrize("source, wanted", CASES, ids=["SummaryWriter", "tfprof"])
+@pytest.mark.parametrize("source, wanted", CASES, ids=["SummaryWriter", "sparse_column_with_keys", "crossed_column",
+                                                   "DNNLinearCombinedClassifier", "tfprof"])
 def test_the_finding_names_the_replacement(source, wanted):
     _, findings = migrate_text(source, "train.py")
     hints = [f.hint for f in findings if f.location.line == 2]
