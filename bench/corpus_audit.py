@@ -124,6 +124,14 @@ def references(tree: ast.Module) -> list[tuple[str, int, bool]]:
                     continue
                 found.append((f"{node.module}.{alias.name}", node.lineno, True))
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    # A module-level `name = <reference>` (`learn = estimator_bridge.compat.v1.contrib.learn`, the codemod's
+    # served contrib module) makes `name.attr` a reference too: it raises where the served module lacks attr.
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name):
+            dotted = _dotted(statement.value, aliases)
+            if dotted is not None:
+                aliases[statement.targets[0].id] = dotted
     inner: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and id(node) not in inner:
@@ -140,6 +148,17 @@ def references(tree: ast.Module) -> list[tuple[str, int, bool]]:
     return found
 
 
+def _dotted(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    """`node` as a dotted name through `aliases` (`tf.contrib.learn` -> tensorflow.contrib.learn), else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    return aliases[node.id] + "".join("." + p for p in reversed(parts))
+
+
 def defined_names(tree: ast.Module) -> set[str]:
     return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
@@ -148,6 +167,10 @@ def spellings(dotted: str) -> list[str]:
     """How a finding may write `dotted` or its dotted prefixes (>= 3 parts): tensorflow.X and tf.X,
     and as the import statement that names it; a two-part tensorflow.X as `tf.X` in backticks (was
     never matched, so `tf.trainable_variables` counted as silent under the MIG305 naming it)."""
+    served = "estimator_bridge.compat.v1."
+    if dotted.startswith(served + "contrib."):
+        # the bridge's served TF 1.15 contrib module: a finding names it as tf.contrib.X
+        return spellings("tensorflow." + dotted[len(served):])
     parts = dotted.split(".")
     out = [f"import {dotted}", f"from {'.'.join(parts[:-1])} import {parts[-1]}"]
     if len(parts) == 2 and parts[0] == "tensorflow":  # the whole name, however short (`tf.trainable_variables`)

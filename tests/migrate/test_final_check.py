@@ -210,6 +210,28 @@ def test_assigning_an_attribute_needs_only_its_owner_to_exist():
     assert codes("import tensorflow as tf\ntf.no_such_module.x = 1\n") == [(2, "MIG305")]
 
 
+def test_the_audit_follows_a_served_contrib_module_alias():
+    # heldout10 (jzhugithub/study_tensorflow cnn_mnist.py): `learn = estimator_bridge.compat.v1.contrib.learn`
+    # (the codemod's served module for a kept `from tensorflow.contrib import learn`) and `learn.Estimator(...)`,
+    # which raises on TF 2.21. The audit counted the file clean: it did not follow the assigned alias.
+    from bench.corpus_audit import covered  # noqa: PLC0415
+
+    source = ("import tensorflow as tf\n"
+              "from tensorflow.contrib import learn\n"
+              "def main(model_fn):\n"
+              "  return learn.Estimator(model_fn=model_fn), learn.MetricSpec(metric_fn=tf.metrics.accuracy)\n")
+    migrated, findings = migrate_text(source, "m.py")
+    assert "learn = estimator_bridge.compat.v1.contrib.learn" in migrated
+    audited = {name for name, _, _ in audit_references(ast.parse(migrated))}
+    assert {"estimator_bridge.compat.v1.contrib.learn.Estimator",
+            "estimator_bridge.compat.v1.contrib.learn.MetricSpec"} <= audited
+    assert not resolves("estimator_bridge.compat.v1.contrib.learn.Estimator")
+    # and the finding that names tf.contrib.learn.Estimator covers it (the served module stands for tf.contrib)
+    messages = [f"{f.message} {f.hint}" for f in findings if f.severity != Severity.INFO]
+    problem = {"kind": "unresolved", "name": "estimator_bridge.compat.v1.contrib.learn.Estimator", "import": False}
+    assert covered(problem, messages, [])
+
+
 def test_a_name_the_bridge_does_not_have_is_reported():
     assert codes("import estimator_bridge\nestimator_bridge.NoSuchThing()\n") == [(2, "MIG305")]
     assert codes("from estimator_bridge.layers import no_such_layer\n") == [(1, "MIG306")]
