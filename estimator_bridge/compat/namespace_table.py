@@ -563,8 +563,9 @@ _BRIDGE_COMPAT = "estimator_bridge.compat."
 CODEMOD_HELPERS = {
     legacy: "compat:" + entry.target[len(_BRIDGE_COMPAT):]
     # (tf.contrib.rnn's cells and fused cells, tf.contrib.crf: migrate/tables/rnn_cells.py, heldout5)
+    # (and TF 0.12's top-level summary functions, tf.scalar_summary & co.: compat/tf0_summaries.py)
     for legacy, entry in {**CODEMOD_CONTRIB, **CODEMOD_RNN_CELLS}.items()
-    if legacy.startswith("tensorflow.contrib.")
+    if (legacy.startswith("tensorflow.contrib.") or legacy.count(".") == 1)
     and isinstance(entry, Replacement) and entry.target.startswith(_BRIDGE_COMPAT)
     and not (entry.rename_kwargs or entry.unsupported_kwargs or entry.default_args)
 }
