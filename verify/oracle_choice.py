@@ -4,7 +4,8 @@
     ``keras_to_tpu_model``, or a plain ``import tensorflow as tf`` program: TF 1.15 (`tf115`),
     the last TensorFlow with `tf.contrib`;
   * ``tensorflow.compat.v1`` / ``tensorflow_estimator`` code without `tf.contrib`, a Colab
-    notebook that selects TF 2 (``%tensorflow_version 2.x``), or a program that reads tensors'
+    notebook that selects TF 2 (``%tensorflow_version 2.x``), a program that turns TF 2.x
+    behaviour on itself (``enable_v2_behavior()``), or one that reads tensors'
     values eagerly (``.numpy()``) and never turns eager execution on itself: TF 2.15 +
     tf-estimator-nightly (`tf215`), the last TensorFlow with `tf.compat.v1.estimator`.
 
@@ -32,6 +33,12 @@ _COLAB_TF2_LINE = re.compile(r"#\s*IPython:\s*%tensorflow_version\s+2")
 # stops in TF 1.15 otherwise ("numpy() is only available when eager execution is enabled").
 EAGER_VALUES = "<eager .numpy()>"
 _EAGER_ON = "enable_eager_execution"
+# `tf.enable_v2_behavior()` (tf.compat.v1's or tf.compat.v2's) asks for TF 2.x's API and behaviour: the
+# program was written for TF 2.x, though TF 1.15 has the switch too. tensorflow/tpu's
+# mnist_tf2_with_summary.py (2019-10, "for TF 2.0 models": `import tensorflow.compat.v2 as tf`, custom
+# layers writing tf.summary inside a TPUStrategy) read as TF 1.x code by its plain import before.
+V2_BEHAVIOR = "<enable_v2_behavior()>"
+_V2_ON = "enable_v2_behavior"
 
 # (dotted prefix of a used name, oracle, why). First match in this order wins across all files:
 # a single tf.contrib use anywhere pins TF 1.15.
@@ -40,6 +47,7 @@ RULES: tuple[tuple[str, str, str], ...] = (
     ("tensorflow.compat.v1.contrib", "tf115", "uses tf.contrib (removed in TF 2.0)"),
     ("keras_to_tpu_model", "tf115", "uses keras_to_tpu_model (tf.contrib.tpu, TF 1.x)"),
     (COLAB_TF2, "tf215", "selects TensorFlow 2 in Colab (%tensorflow_version 2.x)"),
+    (V2_BEHAVIOR, "tf215", "turns TF 2.x behaviour on (enable_v2_behavior(): TF 2.x code)"),
     (EAGER_VALUES, "tf215", "reads a tensor's value with .numpy() without enable_eager_execution() "
                             "(eager execution: TF 2.x code)"),
     ("tensorflow.compat.v1", "tf215", "uses tensorflow.compat.v1 (TF 2.x-era TF1 code)"),
@@ -86,15 +94,18 @@ def _used_names(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def _eager_reads(tree: ast.AST) -> tuple[list[tuple[int, str]], bool]:
-    """(line, EAGER_VALUES) for each `x.numpy()` call, and whether the file turns eager execution on."""
+    """(line, EAGER_VALUES) for each `x.numpy()` call and (line, V2_BEHAVIOR) for each
+    `enable_v2_behavior()` call, and whether the file turns eager execution on."""
     reads, turns_on = [], False
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "numpy" and not node.args and not node.keywords:
-                reads.append((node.lineno, EAGER_VALUES))
-            elif node.func.attr == _EAGER_ON:
-                turns_on = True
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == _EAGER_ON:
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if called == "numpy" and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
+            reads.append((node.lineno, EAGER_VALUES))
+        elif called == _V2_ON:
+            reads.append((node.lineno, V2_BEHAVIOR))
+        elif called == _EAGER_ON:
             turns_on = True
     return reads, turns_on
 

@@ -76,6 +76,26 @@ def test_a_program_reading_tensor_values_eagerly_gets_the_tf2_oracle(tmp_path):
         choose_oracle(write(tmp_path, "torchlike.py", "import torch\nprint(torch.ones(2).numpy())\n"))
 
 
+def test_a_program_that_turns_tf2_behaviour_on_gets_the_tf2_oracle(tmp_path):
+    """tensorflow/tpu's mnist_tf2_with_summary.py (a9fa982, 2019-10, "for TF 2.0 models"):
+    `import tensorflow.compat.v2 as tf` and `tf.enable_v2_behavior()` in its `__main__`; its plain
+    import read as TF 1.x code and TF 1.15 became its oracle. Any spelling of the call counts;
+    tf.contrib still wins (only TF 1.15 has it), and a TF 1.x program that merely reaches one
+    tf.compat.v2 name keeps TF 1.15."""
+    script = write(tmp_path, "tf2.py", "import tensorflow.compat.v2 as tf\n\nif __name__ == '__main__':\n"
+                                       "  tf.enable_v2_behavior()\n")
+    choice = choose_oracle(script)
+    assert choice.oracle == "tf215" and choice.reason.startswith("tf2.py:4 turns TF 2.x behaviour on")
+    v1 = write(tmp_path, "v1.py", "import tensorflow.compat.v1 as tf\nfrom tensorflow.compat.v1 import "
+                                  "enable_v2_behavior\nenable_v2_behavior()\n")
+    assert choose_oracle(v1).oracle == "tf215"
+    contrib = write(tmp_path, "contrib.py", "import tensorflow as tf\ntf.enable_v2_behavior()\n"
+                                           "norm = tf.contrib.layers.layer_norm\n")
+    assert choose_oracle(contrib).oracle == "tf115"
+    summary = write(tmp_path, "summary.py", "import tensorflow as tf\nscalar = tf.compat.v2.summary.scalar\n")
+    assert choose_oracle(summary).oracle == "tf115"
+
+
 def test_a_program_without_tensorflow_is_refused(tmp_path):
     with pytest.raises(NoTensorFlow, match="does not import TensorFlow"):
         choose_oracle(write(tmp_path, "plain.py", "import numpy\n"))
