@@ -156,8 +156,18 @@ MODULES = {
     ),
     "tensorflow.compat": Module(
         doc="`tf.compat`: v1 is the TF1-shaped namespace again, v2 the current TensorFlow.",
-        entries={"v1": "module:tensorflow", "v2": "tf:"},
+        entries={"v1": "module:tensorflow", "v2": "module:tensorflow.compat.v2"},
         fallbacks=("tf:compat",),
+    ),
+    # `import tensorflow.compat.v2 as tf` (2019 code written for TF 2.0 on TF 1.14/1.15): the current
+    # TensorFlow, with the program's Keras 2 as under `tensorflow`, and the switches TF 2.x keeps in
+    # tf.compat only (tensorflow/tpu's mnist_tf2_with_summary.py calls tf.enable_v2_behavior()).
+    "tensorflow.compat.v2": Module(
+        doc="`tf.compat.v2`: the current TensorFlow, its Keras the program's Keras 2, with enable_v2_behavior.",
+        entries={"keras": "module:tensorflow.keras",
+                 "enable_v2_behavior": "tf:compat.v2.enable_v2_behavior",
+                 "disable_v2_behavior": "compat:behavior.disable_v2_behavior"},
+        fallbacks=("tf:",),
     ),
     "tensorflow.train": Module(
         doc="`tf.train` / `tf.compat.v1.train` with the bridge's versions of the hooks TF 2 cannot "

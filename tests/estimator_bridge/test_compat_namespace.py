@@ -33,8 +33,21 @@ def test_tf1_top_level_names_come_from_tf_compat_v1():
 
 def test_compat_v1_is_the_same_namespace_and_v2_is_current_tensorflow():
     assert TF1.compat.v1 is TF1
-    assert TF1.compat.v2 is tf
+    assert TF1.compat.v2.summary is tf.summary and TF1.compat.v2.distribute is tf.distribute
+    assert TF1.compat.v2.keras is TF1.keras  # the program's Keras 2, as under `tensorflow`
     assert TF1.compat.as_bytes is tf.compat.as_bytes
+
+
+def test_compat_v2_keeps_enable_v2_behavior():
+    """tensorflow/tpu's mnist_tf2_with_summary.py (2019-10, for TF 2.0): `import tensorflow.compat.v2
+    as tf` then `tf.enable_v2_behavior()`; tf.compat.v2 was the bare current `tensorflow`, which
+    has the switch only under tf.compat (AttributeError before)."""
+    with compat.installed():
+        scope = run_import("import tensorflow.compat.v2 as tf\ntf.enable_v2_behavior()\n"
+                           "layer = tf.keras.layers.Layer\n", "legacy_model")
+    assert scope["tf"] is TF1.compat.v2
+    assert scope["layer"] is TF1.keras.layers.Layer
+    assert tf.executing_eagerly()
 
 
 def test_layers_point_at_estimator_bridge_layers():
