@@ -62,3 +62,26 @@ def test_keras_3s_own_adam_is_the_difference(oracle, tmp_path, monkeypatch):
                for our_value, oracle_value in zip(ours_step, oracle_step)]
     print(f"Keras 3's 'adam': steps {min(shorter):.2e}..{max(shorter):.2e} of the learning rate shorter")
     assert min(shorter) > 3e-6
+
+
+CONSTRUCTOR = "optimizer=tf.keras.optimizers.Adam(lr=0.001)"
+
+
+@pytest.mark.parametrize("target", ["3", "2"])
+def test_the_migrated_keras_adam_constructor_steps_as_tf1_keras_did(tmp_path, monkeypatch, target):
+    """The same program with tf.keras' `Adam(lr=0.001)` in place of the string (tagtag/Behaviormetric's
+    3_3_convolution_tpu notebook): TF 1.15 ran the same kernel Adam for both. Before, the codemod
+    left Keras 3's (or tf-keras 2.21's) own Adam, 5.6e-6 of the learning rate short at every step."""
+    source = PROGRAM.read_text().replace("optimizer='adam'", CONSTRUCTOR)
+    assert CONSTRUCTOR in source
+    written = tmp_path / "tf115" / PROGRAM.name
+    written.parent.mkdir()
+    written.write_text(source)
+    oracle = run_json(oracle_python("tf115"), written)
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_KERAS", target)
+    migrated, _ = migrate_text(source, str(PROGRAM))
+    assert "tf.keras.optimizers.Adam(" not in migrated
+    ours = _run(tmp_path, migrated)
+    difference = _largest_step_difference(ours, oracle)
+    print(f"--keras {target}, Adam(lr=...): steps {difference:.2e} of the learning rate from TF 1.15")
+    assert difference <= STEP_TOLERANCE

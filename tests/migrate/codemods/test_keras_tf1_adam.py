@@ -43,6 +43,61 @@ def test_the_keras_2_target_gets_tf_keras_legacy_adam(monkeypatch):
         """)
 
 
+def test_tf_keras_adam_constructors_in_tf1_keras_code_become_the_kernel_adam(monkeypatch):
+    """tagtag/Behaviormetric's 3_3_convolution_tpu notebook: `Adam(lr=0.001)` imported from
+    tensorflow.keras.optimizers, beside keras_to_tpu_model. Every tf.keras spelling, `lr` spelled
+    `learning_rate`, positional arguments kept; TF 1.x-only arguments (`decay`) and standalone
+    Keras' Adam (its rates formed in Python, as Keras 3's) are not this codemod's."""
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_KERAS", "3")
+    assert_codemod(NAME, """
+        import tensorflow as tf
+        import keras
+        from tensorflow.keras.optimizers import Adam
+
+        tpu_model.compile(loss='categorical_crossentropy', optimizer=Adam(lr=0.001), metrics=['acc'])
+        opt = tf.keras.optimizers.Adam(0.01, 0.8, epsilon=1e-8)
+        decayed = tf.keras.optimizers.Adam(lr=0.01, decay=1e-6)
+        standalone = keras.optimizers.Adam(lr=0.01)
+        tpu_model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=strategy)
+        """, """
+        import tensorflow as tf
+        import keras
+        from tensorflow.keras.optimizers import Adam
+        import estimator_bridge.compat.keras_tf1_optimizers
+
+        tpu_model.compile(loss='categorical_crossentropy', optimizer=estimator_bridge.compat.keras_tf1_optimizers.KerasAdam(learning_rate=0.001), metrics=['acc'])
+        opt = estimator_bridge.compat.keras_tf1_optimizers.KerasAdam(0.01, 0.8, epsilon=1e-8)
+        decayed = tf.keras.optimizers.Adam(lr=0.01, decay=1e-6)
+        standalone = keras.optimizers.Adam(lr=0.01)
+        tpu_model = tf.contrib.tpu.keras_to_tpu_model(model, strategy=strategy)
+        """)
+
+
+def test_the_keras_2_target_gets_tf_keras_legacy_adam_for_every_constructor(monkeypatch):
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_KERAS", "2")
+    assert_codemod(NAME, """
+        import tensorflow as tf
+
+        opt = tf.keras.optimizers.Adam(lr=0.01, decay=1e-6)
+        net = tf.contrib.layers.fully_connected(x, 3)
+        """, """
+        import tensorflow as tf
+        import tf_keras
+
+        opt = tf_keras.optimizers.legacy.Adam(learning_rate=0.01, decay=1e-6)
+        net = tf.contrib.layers.fully_connected(x, 3)
+        """)
+
+
+def test_tf2_code_keeps_its_adam_constructor(monkeypatch):
+    monkeypatch.setenv("ESTIMATOR_MIGRATE_KERAS", "3")
+    assert_unchanged(NAME, """
+        import tensorflow as tf
+
+        opt = tf.keras.optimizers.Adam(learning_rate=0.01)
+        """)
+
+
 def test_tf2_code_keeps_its_adam(monkeypatch):
     """Without tf.contrib or keras_to_tpu_model the program may be TF 2.11+ code (verify's TF 2.x
     oracle, TF 2.15, runs Keras 3's arithmetic): left as written."""
