@@ -9,6 +9,9 @@ keras`: the script, or a notebook's cells as verify runs them), by the first rul
 
   * a TF 2.x marker (MARKERS_OF_TF2, or a Python loop over a tf.data.Dataset: dataset_loops.py)
     -> TF 2.x: eager, tf.keras is TF 2.x's API;
+    Code in the first branch of an `if ...executing_eagerly():` is not read for them: the program
+    asked which mode it runs in (training-data-analyst's 2019 flowers notebooks read a dataset
+    with `.numpy()` there, and in a tf.Session in the `else`, beside keras_to_tpu_model);
   * otherwise TF 1.x: tf.keras is TF 1.x's API (`tf.compat.v1.keras`), and Keras runs in graph
     mode when the program uses Keras and no Estimator (the bridge runs Estimators on
     tf.function and needs eager execution; Keras layers in a model_fn run inside its traces), nor
@@ -17,6 +20,7 @@ keras`: the script, or a notebook's cells as verify runs them), by the first rul
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -69,12 +73,30 @@ def code_of(source: str) -> str:
     return re.sub(r" ?([.(@]) ?", r"\1", "".join(kept))
 
 
+def without_eager_branches(source: str) -> str:
+    """`source` with the first branch of every `if ...executing_eagerly():` blanked (lines kept): code
+    a program runs only when it finds eager execution on does not say it was written for it."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source
+    lines = source.split("\n")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and any(
+                isinstance(call, ast.Call) and (getattr(call.func, "attr", None) or getattr(call.func, "id", None))
+                == "executing_eagerly" for call in ast.walk(node.test)) and node.body:
+            for index in range(node.body[0].lineno - 1, node.body[-1].end_lineno):
+                lines[index] = ""
+    return "\n".join(lines)
+
+
 def era_of(sources, tpu_answers: bool = False) -> Era:
     """The era of a program whose source texts are `sources` (an iterable of strings); `tpu_answers`:
     a TPU (or the emulated one) is there, so a keras_to_tpu_model program takes its TPU branch."""
     sources = list(sources)
     if any(re.search(COLAB_TF2[0], source) for source in sources):
         return Era(tf2=True, keras_graph_mode=False, reason=COLAB_TF2[1])
+    sources = [without_eager_branches(source) for source in sources]
     text = "\n".join(code_of(source) for source in sources)
     for pattern, why in MARKERS_OF_TF2:
         if re.search(pattern, text):
