@@ -15,7 +15,8 @@ writes into MODEL_DIR/keras_record:
   value; TF 2.2+ and Keras 3 log running means for both. Each key is told apart at the epoch's
   end (its last batch value equals the epoch's value: a running mean m_k, turned into the
   batch's own value k m_k - (k - 1) m_(k-1) for equal batches; weighted by the batches' rows,
-  which `train_step` reports on TF 2.x and Keras 3, where the last is shorter), so every TensorFlow is
+  which `train_step` reports on TF 2.x and Keras 3 and TF 1.x's batch logs give as `size`, where
+  the last is shorter), so every TensorFlow is
   recorded the same way, and one noisy batch is one number (in running means it moved every
   later number of its epoch: four misses where the oracle's noise makes one);
 * ``final_weights.npz``: each model's weights after its last `fit`, keyed
@@ -393,7 +394,8 @@ class Recorder(object):
 
             def on_train_batch_end(self, batch, logs=None):
                 recorder.batches += 1
-                count = int(rows.numpy()) if rows is not None else 0
+                # rows of this batch: train_step's (TF 2.x, Keras 3), else the `size` TF 1.x's loops log
+                count = int(rows.numpy()) if rows is not None else _rows_logged(logs)
                 for key, value in (logs or {}).items():
                     if key not in SKIPPED_LOG_KEYS:
                         buffered.setdefault(key, []).append((recorder.batches, _number(value), count))
@@ -430,6 +432,19 @@ def _number(value):
         import numpy as np
 
         return float(np.asarray(value).reshape(-1)[0])
+
+
+def _rows_logged(logs):
+    """The batch's row count TF 1.x's (and tf-keras' v1) loops log as `size`, else 0 (unknown).
+
+    tagtag/Behaviormetric's 3_3_convolution_tpu notebook (36 rows in batches of 8, the last of 4):
+    read with equal weights, TF 1.15's running accuracy made its last batch's own value 0.18 where
+    the batch had 0.25, which Keras 3 (rows from train_step) recorded: every Keras 3 side failed there.
+    """
+    try:
+        return max(int((logs or {}).get("size") or 0), 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _close(a, b):

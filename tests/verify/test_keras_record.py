@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.support.oracles import oracle_python
-from verify.keras_record import _per_batch, _structure_difference
+from verify.keras_record import _per_batch, _rows_logged, _structure_difference
 from verify.pipeline import oracle_has_onednn
 from verify.sides import NOTEBOOK_SCRIPT, REPO_ROOT
 from verify.tag_names import align_keras_log_names
@@ -121,6 +121,40 @@ def test_a_running_mean_is_weighted_by_the_rows_of_each_batch_where_train_step_r
     logged = [(k + 1, mean, count) for k, (mean, count) in enumerate(zip(means, rows))]
     recovered = [value for _, value in _per_batch(logged, means[-1])]
     assert recovered == pytest.approx(own, rel=1e-12)
+
+
+def test_tf1_batch_logs_give_the_rows_of_each_batch():
+    """TF 1.x's loops log each batch's rows as `size` (1 per step where whole arrays are fed each step:
+    equal weights, as before); nothing logged is unknown (0)."""
+    assert [_rows_logged(logs) for logs in ({"batch": 4, "size": 4, "acc": 0.1}, {"size": 1}, {"loss": 1.0},
+                                             None, {"size": None})] == [4, 1, 0, 0, 0]
+
+
+@pytest.mark.oracle
+def test_a_short_last_batch_has_its_own_accuracy_in_tf115_and_keras_3(tmp_path):
+    """tagtag/Behaviormetric's 3_3_convolution_tpu notebook: 36 rows in batches of 8, the last of 4.
+    TF 1.15 logs its stateful accuracy as a running mean weighted by rows; read with equal weights the
+    last batch's accuracy came out 0.18 where the batch had 0.25 (Keras 3 recorded 0.25, from
+    train_step's rows): every Keras 3 side failed on it. Both now record each batch's own value."""
+    notebook = nbformat.v4.new_notebook()
+    # graph-seeded start weights: an epoch accuracy of 11/44 or 22/44 would hide the equal-weight reading
+    cells = [CELLS[0] + "\ntf.compat.v1.set_random_seed(1)"] + [cell.replace("48", "44") for cell in CELLS[1:]]
+    notebook.cells = [nbformat.v4.new_code_cell(cell) for cell in cells]
+    path = tmp_path / "short_last_batch.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    oracle, theirs = _run(oracle_python("tf115"), path, tmp_path / "tf115")
+    assert oracle.returncode == 0, oracle.stderr[-3000:]
+    start = tmp_path / "tf115" / "keras_record" / "keras_start.npz"
+    current, ours = _run(sys.executable, path, tmp_path / "current", start)
+    assert current.returncode == 0, current.stderr[-3000:]
+    key = next(k for k in theirs["scalars"] if k.startswith("keras/batch/acc"))
+    accuracy = theirs["scalars"][key]
+    assert sorted(accuracy, key=int) == [str(step) for step in range(1, 13)]  # 6 batches x 2 epochs
+    for step in accuracy:   # a batch of 8 (or 4) rows: a multiple of 1/8
+        assert accuracy[step] * 8 == pytest.approx(round(accuracy[step] * 8), abs=1e-4), (step, accuracy[step])
+    ours_key = next(k for k in ours["scalars"] if k.startswith("keras/batch/acc"))
+    for step, value in accuracy.items():
+        assert ours["scalars"][ours_key][step] == pytest.approx(value, abs=1e-6), step
 
 
 def test_structure_differences_name_what_is_on_one_side_only():
