@@ -12,6 +12,12 @@ from __future__ import annotations
 
 import sys
 
+from estimator_bridge.compat import keras_default_seeds
+
+# the order of a Sequence's batches (fit_tf1) is drawn from Python's `random`, which TF 1.x's Keras
+# layers left alone: migrated programs build their models after this import
+keras_default_seeds.install()
+
 
 def reset_states(obj):
     """Keras 2's `obj.reset_states()` on Keras 3 objects; the object's own method when it has one.

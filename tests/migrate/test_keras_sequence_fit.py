@@ -168,3 +168,39 @@ def test_the_runner_reads_sequences_and_datasets_as_tf_1_15(tmp_path):
     runner = run_side("runner", PROGRAM, [], tmp_path)
     assert oracle.returncode == 0 and runner.returncode == 0, runner.stderr[-3000:]
     _close(runner.result, oracle.result, "runner")
+
+
+SEEDED_AFTER_BUILDING = """    trained = model(["mae"] if case is dataset_steps_mae else ())
+    # seeded after the model is built: Keras 3 and tf-keras draw their initializers' seeds from Python's
+    # random (TF 1.x's did not), which would move every order drawn after them
+    random.seed(number)
+    np.random.seed(number)
+"""
+SEEDED_BEFORE_BUILDING = """    random.seed(number)
+    np.random.seed(number)
+    trained = model(["mae"] if case is dataset_steps_mae else ())
+"""
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("target", ["3", "2"])
+def test_a_model_built_after_seeding_random_trains_on_tf_1_15s_batches(tmp_path, monkeypatch, target):
+    """The program seeded as programs do, before building the model (Home-Monitor's 11-TrainTPU.py,
+    2019: `random.seed`, 17 layers, `fit_generator(flow_from_directory(...))`). Keras 3 and tf-keras
+    drew a seed per unseeded initializer from Python's `random`, so every shuffled Sequence's order
+    moved (the migrated Home-Monitor program took another first batch); compat/keras_default_seeds.py
+    leaves the program's generator alone."""
+    source = PROGRAM.read_text()
+    assert SEEDED_AFTER_BUILDING in source
+    source = source.replace(SEEDED_AFTER_BUILDING, SEEDED_BEFORE_BUILDING)
+    (tmp_path / "tf115").mkdir()
+    original = tmp_path / "tf115" / PROGRAM.name
+    original.write_text(source)
+    oracle = run_json(oracle_python("tf115"), original)
+    monkeypatch.setenv(ENVIRONMENT, target)
+    migrated, findings = migrate_text(source, str(PROGRAM))
+    assert findings == []
+    monkeypatch.delenv(ENVIRONMENT)
+    path = tmp_path / PROGRAM.name
+    path.write_text(migrated)
+    _close(run_current_json(path), oracle, f"--keras {target}, seeded before building")
