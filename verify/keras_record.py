@@ -68,6 +68,34 @@ def _has_weights(model):
         return False
 
 
+def build_for(model, data):
+    """Build a model fit is about to build inside its first step, from the shape of `data` (fit's `x`).
+
+    TF 2.x's Keras and Keras 3 build a Sequential without an input shape (or a subclassed model) in
+    the first training step, after `on_train_begin`: its start weights could not be taken or given,
+    and the oracle runs of tensorflow/tpu's mnist_tf2_with_summary.py (TF 2.15: custom layers first in
+    a Sequential) ended in VER001. Built here from a dataset's element spec or an array's shape, a
+    single input only; anything else, and TF 1.x's graph mode (its fit built the model before the
+    callbacks), is left to fit's callback as before.
+    """
+    try:
+        import tensorflow as tf
+
+        if _has_weights(model) or not tf.executing_eagerly() or getattr(model, "built", True):
+            return
+        if isinstance(data, tf.data.Dataset):
+            spec = data.element_spec
+            spec = spec[0] if isinstance(spec, tuple) else spec
+            shape = spec.shape if isinstance(spec, tf.TensorSpec) else None
+        else:
+            shape = getattr(data, "shape", None)
+            shape = None if shape is None or isinstance(data, dict) else (None,) + tuple(shape[1:])
+        if shape is not None:
+            model.build(tf.TensorShape(shape))
+    except Exception:  # noqa: BLE001 - the program's own fit builds it, as without the recorder
+        return
+
+
 class StartMismatch(RuntimeError):
     """The side's model does not have the oracle's layers and weights: no common start."""
 
@@ -234,6 +262,7 @@ class Recorder(object):
             recorder.depth += 1
             try:
                 index = recorder.model_index(model)
+                build_for(model, args[0] if args else kwargs.get("x", kwargs.get("generator")))
                 recorder.begin(model, index)
                 callback = recorder.callback(model, index, recorder.count_rows(model))
                 if len(args) > position:

@@ -157,6 +157,33 @@ def test_a_short_last_batch_has_its_own_accuracy_in_tf115_and_keras_3(tmp_path):
         assert ours["scalars"][ours_key][step] == pytest.approx(value, abs=1e-6), step
 
 
+@pytest.mark.oracle
+def test_a_tf2_model_built_by_its_first_step_starts_from_the_oracles_weights(tmp_path):
+    """tensorflow/tpu's mnist_tf2_with_summary.py (TF 2.x: custom layers first in a Sequential, no input
+    shape, `fit` on a dataset): TF 2.x's Keras and Keras 3 build such a model inside the first step,
+    after `on_train_begin`; no start weights were taken and the TF 2.15 oracle runs ended in VER001.
+    Built from the dataset's element spec before fit, it starts every side from TF 2.15's weights."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(cell) for cell in (
+        CELLS[0], CELLS[1],
+        "class Identity(tf.keras.layers.Layer):\n    def call(self, x):\n        return x\n"
+        "model = tf.keras.Sequential([Identity(), tf.keras.layers.Dense(UNITS, activation='relu'),\n"
+        "                             tf.keras.layers.Dense(3)])\n"
+        "model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss='mse')\n"
+        "data = tf.data.Dataset.from_tensor_slices((x, y)).batch(8, drop_remainder=True)\n"
+        "history = model.fit(data, epochs=1, verbose=0)")]
+    path = tmp_path / "built_in_fit.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    oracle, theirs = _run(oracle_python("tf215"), path, tmp_path / "tf215")
+    assert oracle.returncode == 0, oracle.stderr[-3000:]
+    start = tmp_path / "tf215" / "keras_record" / "keras_start.npz"
+    assert start.exists()
+    current, ours = _run(sys.executable, path, tmp_path / "current", start)
+    assert current.returncode == 0, current.stderr[-3000:]
+    assert ours["scalars"]["keras/batch/loss"]["1"] == pytest.approx(theirs["scalars"]["keras/batch/loss"]["1"],
+                                                                     rel=1e-6)
+
+
 def test_structure_differences_name_what_is_on_one_side_only():
     oracle = [["keras/model0/layer00/kernel", [6, 8], "Dense"], ["keras/model0/layer01/gamma", [8], "BatchNormalization"]]
     ours = [["keras/model0/layer00/kernel", [6, 8], "Dense"]]
