@@ -42,6 +42,9 @@ _MIRRORS = (("tensorflow.compat.v1.compat.v1", "tensorflow.compat.v1"),
             ("tensorflow.compat.v1.compat", "tensorflow.compat"),
             ("tensorflow.compat.v2.compat.v1", "tensorflow.compat.v1"),
             ("tensorflow.compat.v2.compat.v2", "tensorflow"),
+            # the one name TF 2.21's tf.compat.v2 has beyond `tensorflow` (tensorflow/tpu's
+            # mnist_tf2_with_summary.py, 2019: `import tensorflow.compat.v2 as tf; tf.enable_v2_behavior()`)
+            ("tensorflow.compat.v2.enable_v2_behavior", "tensorflow.compat.v1.enable_v2_behavior"),
             ("tensorflow.compat.v2", "tensorflow"))
 
 

@@ -632,3 +632,13 @@ def test_a_scope_that_imports_tensorflow_itself_is_rewritten_not_reported():
               "    tf = tf.compat.v1\n"
               "    return tf.placeholder(tf.int32)\n")
     assert [code for _, code in codes(source)] == []
+
+
+def test_compat_v2s_enable_v2_behavior_exists():
+    """tensorflow/tpu's mnist_tf2_with_summary.py (2019): `import tensorflow.compat.v2 as tf` then
+    `tf.enable_v2_behavior()`. TF 2.21's tf.compat.v2 has it (the one name it has beyond `tensorflow`),
+    and the migrated program ran it; the check read tf.compat.v2 as `tensorflow` and gave a MIG305."""
+    source = "import tensorflow.compat.v2 as tf\n\nif __name__ == '__main__':\n    tf.enable_v2_behavior()\n"
+    assert migrate_text(source, "m.py") == (source, [])
+    assert exists("tensorflow.compat.v2.enable_v2_behavior").exists
+    assert not exists("tensorflow.enable_v2_behavior").exists
