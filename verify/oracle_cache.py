@@ -41,7 +41,7 @@ from verify.oracle_recipes import RECIPES
 VERIFY = Path(__file__).resolve().parent
 # What oracle runs produce and what is kept of them: bump when a change alters either (the
 # harvest's format or values, the wrappers IN_ORACLE, the nudge, pipeline.Runner._oracle_state).
-RUNS_VERSION = 4  # 4: TF 1.x Keras batch values weighted by their logged rows; TF 2.x models built before fit
+RUNS_VERSION = 5  # 4: TF 1.x Keras batch values weighted by their logged rows; 5: TF 2.x models built before fit
 # verify's code that runs inside the oracle or on its runs' results; RUNS_VERSION stands for it
 IN_ORACLE = ("harvest.py", "race_order.py", "global_step_race.py", "notebook_script.py", "keras_record.py",
              "nudge.py")
