@@ -83,10 +83,10 @@ def build_for(model, data):
 
         if _has_weights(model) or not tf.executing_eagerly() or getattr(model, "built", True):
             return
-        if isinstance(data, tf.data.Dataset):
-            spec = data.element_spec
+        spec = getattr(data, "element_spec", None)   # a dataset (under the runner tf.data is TF 1.x's)
+        if spec is not None:
             spec = spec[0] if isinstance(spec, tuple) else spec
-            shape = spec.shape if isinstance(spec, tf.TensorSpec) else None
+            shape = getattr(spec, "shape", None)
         else:
             shape = getattr(data, "shape", None)
             shape = None if shape is None or isinstance(data, dict) else (None,) + tuple(shape[1:])

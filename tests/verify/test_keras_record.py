@@ -162,10 +162,11 @@ def test_a_tf2_model_built_by_its_first_step_starts_from_the_oracles_weights(tmp
     """tensorflow/tpu's mnist_tf2_with_summary.py (TF 2.x: custom layers first in a Sequential, no input
     shape, `fit` on a dataset): TF 2.x's Keras and Keras 3 build such a model inside the first step,
     after `on_train_begin`; no start weights were taken and the TF 2.15 oracle runs ended in VER001.
-    Built from the dataset's element spec before fit, it starts every side from TF 2.15's weights."""
+    Built from the dataset's element spec before fit, it starts every side from TF 2.15's weights (the
+    runner's too, whose `tf.data` is TF 1.x's: the program's compat.v2 dataset is read by its spec)."""
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(cell) for cell in (
-        CELLS[0], CELLS[1],
+        "import numpy as np\nimport tensorflow.compat.v2 as tf\ntf.enable_v2_behavior()", CELLS[1],
         "class Identity(tf.keras.layers.Layer):\n    def call(self, x):\n        return x\n"
         "model = tf.keras.Sequential([Identity(), tf.keras.layers.Dense(UNITS, activation='relu'),\n"
         "                             tf.keras.layers.Dense(3)])\n"
@@ -182,6 +183,20 @@ def test_a_tf2_model_built_by_its_first_step_starts_from_the_oracles_weights(tmp
     assert current.returncode == 0, current.stderr[-3000:]
     assert ours["scalars"]["keras/batch/loss"]["1"] == pytest.approx(theirs["scalars"]["keras/batch/loss"]["1"],
                                                                      rel=1e-6)
+    # the compat runner: its `tf.data` is TF 1.x's namespace, the program's dataset TF 2.x's class
+    runner, by_runner = _run_under_runner(path, tmp_path / "runner", start)
+    assert runner.returncode == 0, runner.stderr[-3000:]
+    assert by_runner["scalars"]["keras/batch/loss"]["1"] == pytest.approx(
+        theirs["scalars"]["keras/batch/loss"]["1"], rel=1e-6)
+
+
+def _run_under_runner(notebook, model_dir, start):
+    env = dict(os.environ, TF_ENABLE_ONEDNN_OPTS="0", TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(REPO_ROOT))
+    completed = subprocess.run([sys.executable, "-m", "estimator_bridge.run", str(NOTEBOOK_SCRIPT), "--model-dir",
+                                str(model_dir), "--keras-start", str(start), str(notebook)],
+                               capture_output=True, text=True, timeout=600, env=env)
+    record = model_dir / "keras_record" / "record.json"
+    return completed, (json.loads(record.read_text()) if record.exists() else None)
 
 
 def test_structure_differences_name_what_is_on_one_side_only():
