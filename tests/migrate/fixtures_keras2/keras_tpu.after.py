@@ -15,7 +15,7 @@ def build_model():
       tf_keras.layers.Dense(64, activation="relu", input_shape=(8,)),
       tf_keras.layers.Dense(3, activation="softmax"),
   ])
-  model.compile(optimizer=tf_keras.optimizers.Adam(lr=1e-3),
+  model.compile(optimizer=tf_keras.optimizers.legacy.Adam(learning_rate=1e-3),
                 loss=estimator_bridge.compat.keras_tf1_losses.sparse_categorical_crossentropy, metrics=["acc"])
   return model
 
@@ -83,7 +83,7 @@ def compiled_after_conversion(model, train_images, train_labels):
     tpu_model.set_weights(model.get_weights())
     estimator_bridge.compat.keras_tpu.compile_like(tpu_model, model)
   with strategy.scope():
-    tpu_model.compile(loss=estimator_bridge.compat.keras_tf1_losses.categorical_crossentropy, optimizer=tf_keras.optimizers.Adam(lr=0.001), metrics=["acc"])
+    tpu_model.compile(loss=estimator_bridge.compat.keras_tf1_losses.categorical_crossentropy, optimizer=tf_keras.optimizers.legacy.Adam(learning_rate=0.001), metrics=["acc"])
   tpu_model.summary()
   with strategy.scope():
     tpu_model.compile(optimizer=tf.compat.v1.train.AdamOptimizer(learning_rate=1e-3), loss=estimator_bridge.compat.keras_tf1_losses.categorical_crossentropy)
