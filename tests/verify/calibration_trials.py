@@ -21,6 +21,14 @@ The `two_valued` cases add batch-norm moving means shaped like tpu_efficientnet'
 (unseeded drop-connect): per block, ~1.5e-8 in a run where drop-connect dropped no sample in that
 block and ~3.5e-3 where it did, in 33% and 56% of runs (two blocks); `two_valued` is exchangeable,
 `two_valued_scaled` and `two_valued_shifted` wrong as dropout_scaled and dropout_shifted are.
+The `predictions` cases add the outputs of google-research/bert run_classifier in the test bed (the
+predicted probabilities of 16 test examples, and the evaluation written to a file): a run's
+predictions all move together by its draw (TF 1.15 runs at 0.4727, 0.4058, 0.4335 for one example,
+each example within 1e-4 of its run's level), so 3 runs that happen to lie close give narrow
+calibrated bounds to all 36 numbers at once; and the step-1 loss barely moves (a start state whose
+logits are near zero: relative spread 8.1e-5 in that run), so 3 runs may not show the randomness
+at the first step. `predictions` is exchangeable, `predictions_scaled` and `predictions_shifted`
+(the loss +1.7e-4, ~5x its noise) wrong.
 
     python -m tests.verify.calibration_trials [CASE[:FIRST-LAST] ...]   (e.g. dropout:100-199)
 """
@@ -50,8 +58,13 @@ CASES = {  # name: (seeds, generator, how the side differs, how often the oracle
     "two_valued": (range(100, 300), "two_valued", {}, None),
     "two_valued_scaled": (range(100, 300), "two_valued", {"scale": ("layer_7/kernel", 1.05)}, None),
     "two_valued_shifted": (range(100, 300), "two_valued", {"loss_shift": 0.0069}, None),
+    "predictions": (range(100, 300), "predictions", {}, None),
+    "predictions_scaled": (range(100, 300), "predictions", {"scale": ("layer_7/kernel", 1.05)}, None),
+    "predictions_shifted": (range(100, 300), "predictions", {"loss_shift": 1.7e-4}, None),
 }
-DROPS = (0.33, 0.56)  # how often drop-connect drops a sample in each block (tpu_efficientnet's blocks 2 and 4)
+DROPS = (0.33, 0.56)
+PREDICTION_LEVEL, PREDICTION_SPREAD = 0.43, 0.04  # a run's predicted probability of class 0, and its draw's sd
+PREDICTIONS_LOSS_NOISE = 5e-5  # the step-1 loss's relative noise in the `predictions` cases  # how often drop-connect drops a sample in each block (tpu_efficientnet's blocks 2 and 4)
 
 
 def with_two_valued(rng, run: dict, shape, dropped) -> dict:
@@ -61,6 +74,18 @@ def with_two_valued(rng, run: dict, shape, dropped) -> dict:
         values = (3.5e-3 if drop else 1.5e-8) * shape * (1 + 1e-2 * rng.normal(0, 1, 16))
         run["variables"][f"blocks_{block}/tpu_batch_normalization/moving_mean"] = {
             "shape": [16], "values": [float(v) for v in values], "l2": float(np.linalg.norm(values))}
+    return run
+
+
+def with_predictions(rng, run: dict) -> dict:
+    """`run` with outputs shaped like bert run_classifier's: test_results.tsv, 16 examples' two class
+    probabilities, every example at the run's level (PREDICTION_LEVEL + PREDICTION_SPREAD x normal) within
+    1e-4; eval_results.txt: accuracy 10/16, the eval loss twice (1% noise) and the step count."""
+    level = PREDICTION_LEVEL + PREDICTION_SPREAD * rng.normal()
+    first = level + 1e-4 * rng.normal(0, 1, 16)
+    loss = 0.67 * (1 + 1e-2 * rng.normal())
+    run["outputs"] = {"eval_results.txt": [0.625, float(loss), 16.0, float(loss)],
+                      "test_results.tsv": [float(v) for p in first for v in (p, 1.0 - p)]}
     return run
 
 
@@ -78,11 +103,13 @@ def trial(seed: int, generator: str, side: dict, crossing=None, extra: int = ESC
     """(judged against the oracle's 3 runs, the escalated judgement or None): the 3 runs and the side are
     drawn first, the runs escalation adds after them, so the 3-run figures are the docstring's trials."""
     rng = np.random.default_rng(seed)
-    if generator in ("dropout", "two_valued"):
+    if generator in ("dropout", "two_valued", "predictions"):
         model = dropout_truth(rng)
         shape = rng.uniform(0.8, 1.2, 16) if generator == "two_valued" else None  # a moving mean / its level
 
         def one(**differs):
+            if generator == "predictions":
+                return with_predictions(rng, dropout_draw(rng, model, loss_noise=PREDICTIONS_LOSS_NOISE, **differs))
             run = dropout_draw(rng, model, **differs)
             if generator == "two_valued":
                 run = with_two_valued(rng, run, shape, [rng.random() < drop for drop in DROPS])

@@ -60,12 +60,13 @@ def dropout_truth(rng, variables=120):
             "noise": [10 ** rng.uniform(-3.5, -2) for _ in range(variables)]}
 
 
-def dropout_draw(rng, model, *, scale=None, loss_shift=0.0):
+def dropout_draw(rng, model, *, scale=None, loss_shift=0.0, loss_noise=2e-3):
     """One run of dropout_truth: every run an independent random draw (normal noise, dropout's masks
     averaged over many units), the step-1 loss included (2e-3 of it: bert run_classifier's oracle runs
     differ by 1.9e-3 there). An optimizer slot's sampled elements barely move while its L2 norm (its
-    few largest elements) moves by its full noise: the real harvests' worst numbers are such norms."""
-    loss = model["loss"] * (1 + 2e-3 * rng.normal()) + loss_shift
+    few largest elements) moves by its full noise: the real harvests' worst numbers are such norms.
+    `loss_noise`: the step-1 loss's relative noise (a start state whose logits are near zero keeps it small)."""
+    loss = model["loss"] * (1 + loss_noise * rng.normal()) + loss_shift
     variables = {}
     for index, (values, sd) in enumerate(zip(model["variables"], model["noise"])):
         rms = math.sqrt(float(np.mean(values * values)))
