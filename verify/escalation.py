@@ -52,6 +52,13 @@ ratio of 3e4 against the oracle's 117 -- both sides failed ~17% of draws. The tr
 a held-out oracle run on the other value fails every triple of the others, so a side that a new
 run joins passes, and a wrong side far off fails every triple (never passes). Measured in
 docs/results/2026-11-28-two-valued-escalation.md.
+Nor is the count of a section the spread rule passes (none of its numbers beyond 3x the spread of all
+3 runs): numbers that move together by the draw (bert run_classifier's 36 predictions, every one at
+its run's level) are all inside or all outside against 2 runs, so the count bound is ~2 or ~70 by
+which 3 runs were drawn (a cold test-bed run: TF 1.15's 3 runs close together, the oracle against
+itself 2 of 36 outside, allowed 6; the migrated side 16, within 3x the spread of all 3, and never
+escalated). The triples judge such a side again, each with the 3-run rule's power. Measured in
+docs/results/2026-11-29-random-oracle-escalation.md.
 """
 
 from __future__ import annotations
@@ -150,7 +157,8 @@ def narrow_failure(judgement: Judgement, oracle_runs: list[dict], ours: dict) ->
 
 def continuous_near_miss(judgement: Judgement, oracle_runs: list[dict]) -> str | None:
     """A random oracle, and a FAIL on continuous numbers within NARROW x every failing section's count bound
-    (its worst ratio unbounded: a number the oracle's draws set to one of two values, module docstring)."""
+    (its worst ratio unbounded: a number the oracle's draws set to one of two values), a section the spread
+    rule passes unbounded (module docstring)."""
     calibrated = judgement.calibration
     if (judgement.passed or calibrated is None or isinstance(calibrated, calibration.ByTriples)
             or judgement.missing or judgement.unexpected or judgement.mismatched):
@@ -162,19 +170,25 @@ def continuous_near_miss(judgement: Judgement, oracle_runs: list[dict]) -> str |
     ratios = discrete.count_ratios(judgement)
     if any(repeated_count_ratio(n, flat, ratios) for n in judgement.outside):
         return None  # a flipped count ratio: flipped_count_ratio's rule, or not narrow
+    by_spread = {_section(n.where) for n in judgement.outside}  # sections with numbers beyond 3x the spread of all runs
     parts = []
     for section in calibrated.sections:
         if section.passed:
             continue
         outside, worst = section.side_outside, section.side_worst.worst_ratio
+        if section.section not in by_spread:
+            parts.append(f"{section.section}: {outside} outside against {len(oracle_runs) - 1} runs (allowed "
+                         f"{section.allowed_outside}), none against all {len(oracle_runs)} (the spread rule's "
+                         "PASS: no count bound)")
+            continue
         if outside > NARROW * section.allowed_outside:
             return None
         parts.append(f"{section.section}: {outside} outside (allowed {section.allowed_outside}), worst ratio "
                      f"{worst:.2g} (allowed {section.allowed_ratio:.2g}"
                      + (", beyond 2x: numbers a random oracle may reach on another draw)"
                         if worst > NARROW * section.allowed_ratio else ")"))
-    return (stochastic.note(random) + "; every failing section within 2x its calibrated count of numbers outside: "
-            + "; ".join(parts))
+    return (stochastic.note(random) + "; every failing section within 2x its calibrated count of numbers outside"
+            " or passed by the spread rule: " + "; ".join(parts))
 
 
 def judge_again(before: Judgement, runs_before: list[dict], runs: list[dict], ours: dict) -> Judgement:

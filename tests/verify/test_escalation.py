@@ -14,7 +14,7 @@ import copy
 import numpy as np
 import pytest
 
-from tests.verify.calibration_trials import with_accuracy, with_two_valued
+from tests.verify.calibration_trials import PREDICTIONS_LOSS_NOISE, with_accuracy, with_predictions, with_two_valued
 from tests.verify.test_calibration import STEPS, draw, dropout_draw, dropout_truth, oracle_and_side, truth
 from verify import escalation
 from verify.calibration import ByTriples, judge_calibrated
@@ -211,3 +211,64 @@ def test_the_triples_pass_it_when_an_added_run_draws_its_value_and_fail_it_when_
     assert 10 <= joined.calibration.failed_triples < 20 and joined.calibration.allowed_share == 1.0
     never = escalation.judge_again(judgement, oracle, oracle + [draw_run(NO_DROP) for _ in range(3)], side)
     assert not never.passed and never.calibration.failed_triples == 20
+
+
+# Predictions that move together by the draw (calibration_trials' `predictions` cases: bert run_classifier's
+# outputs, every one of 36 numbers at its run's level), and a step-1 loss that barely moves.
+
+def predictions(seed: int, count: int = 3, **differs):
+    """`count` oracle runs and a side of calibration_trials' `predictions` generator (trial's draw order)."""
+    rng = np.random.default_rng(seed)
+    model = dropout_truth(rng)
+
+    def one(**how):
+        return with_predictions(rng, dropout_draw(rng, model, loss_noise=PREDICTIONS_LOSS_NOISE, **how))
+
+    oracle = [one() for _ in range(3)]
+    side = one(**differs)
+    return oracle + [one() for _ in range(count - 3)], side
+
+
+def test_predictions_within_the_spread_but_beyond_their_count_bound_are_escalated_and_pass_by_triples():
+    """The shape of a cold test-bed run's false FAIL (bert run_classifier, migrated side): the 3 oracle runs'
+    predictions lie close (the oracle against itself 2 of 36 outside against 2 runs, allowed 6), the side's
+    lie 14 outside against 2 runs, none beyond 3x the spread of all 3. The count bound (14 > 2 x 6) kept it
+    from escalation; the spread rule's PASS of the section no longer does, and by triples it passes."""
+    runs, side = predictions(128, 6)
+    judgement = judged(runs[:3], side)
+    assert not judgement.passed and judgement.calibration.failed_sections == ["outputs"]
+    outputs = next(s for s in judgement.calibration.sections if s.section == "outputs")
+    assert outputs.side_outside > escalation.NARROW * outputs.allowed_outside
+    assert not any(n.where.startswith("outputs.") for n in judgement.outside)  # the spread rule passes outputs
+    reason = escalation.narrow_failure(judgement, runs[:3], side)
+    assert reason is not None and "outputs: 14 outside against 2 runs (allowed 6), none against all 3" in reason
+    again = escalation.judge_again(judgement, runs[:3], runs, side)
+    assert isinstance(again.calibration, ByTriples) and again.passed and again.calibration.failed_triples < 10
+
+
+def test_a_section_the_spread_rule_fails_keeps_its_count_bound():
+    """The exemption is the spread rule's PASS of the section: the same predictions moved beyond 3x the
+    spread of all 3 runs (every one +0.2) are outside in both rules, 36 > 2 x 6: not escalated."""
+    runs, side = predictions(128)
+    side = copy.deepcopy(side)
+    side["outputs"]["test_results.tsv"] = [v + 0.2 for v in side["outputs"]["test_results.tsv"]]
+    judgement = judged(runs, side)
+    assert not judgement.passed and any(n.where.startswith("outputs.") for n in judgement.outside)
+    assert escalation.narrow_failure(judgement, runs, side) is None
+
+
+def test_wrong_sides_on_predictions_that_move_together_still_fail():
+    """A learning rate x1.01 moves every variable (here: every variable x1.01, 1-30x its noise): far beyond
+    the count bound of the variables the spread rule fails, never escalated. A renamed layer: missing."""
+    runs, side = predictions(128)
+    wrong = copy.deepcopy(side)
+    for variable in wrong["variables"].values():
+        variable["values"], variable["l2"] = [v * 1.01 for v in variable["values"]], variable["l2"] * 1.01
+    judgement = judged(runs, wrong)
+    assert not judgement.passed and escalation.narrow_failure(judgement, runs, wrong) is None
+    renamed = copy.deepcopy(side)
+    renamed["variables"]["layer_7/kernel_1"] = renamed["variables"].pop("layer_7/kernel")
+    judgement = judged(runs, renamed)
+    assert judgement.missing and not judgement.passed
+    assert escalation.narrow_failure(judgement, runs, renamed) is None
+

@@ -65,6 +65,18 @@ def test_the_first_logged_step_tells_dropout_from_rounding():
     assert stochastic.beyond_rounding(oracle[:1]) is None  # one run: nothing to tell
 
 
+def test_a_start_state_whose_logits_lie_near_zero_still_shows_the_dropout():
+    """Another cold test-bed run of bert run_classifier: TF 1.15's step-1 losses 0.693054, 0.69311, 0.693094
+    (a relative spread of 8.1e-5; the loss sits at ln 2 whatever dropout does to logits near zero). That is
+    ~700 float32 ulps, random, but below the old threshold (1e-4): the migrated side's near miss was never
+    escalated. Oracles that only round differently spread their first logged value by 7.9e-6 at most."""
+    runs = [{"scalars": {"loss_1": {"1": value}}} for value in (0.6930544972419739, 0.6931103467941284,
+                                                                 0.6930935978889465)]
+    assert stochastic.beyond_rounding(runs).relative == pytest.approx(8.06e-5, rel=1e-2)
+    keras = [{"scalars": {"keras/epoch/val_loss": {"2": 0.3 * (1 + 7.9e-6 * k)}}} for k in range(3)]
+    assert stochastic.beyond_rounding(keras) is None
+
+
 def test_later_steps_that_drift_apart_are_not_randomness():
     """Adam turns rounding into full steps later on (tensorflow/tpu's mnist notebook): only the first
     logged step, computed from the start state, says whether the program draws random numbers."""
@@ -88,7 +100,7 @@ def test_the_real_false_fails_are_near_misses_of_a_random_oracle(case):
             assert (section.allowed_outside, section.allowed_ratio) == (allowed, pytest.approx(allowed_ratio, rel=1e-3))
     reason = escalation.narrow_failure(judgement, oracle, side)
     assert reason is not None and reason.startswith("the oracle is random beyond rounding: ")
-    assert "every failing section within 2x its calibrated count of numbers outside: " + failed[0] in reason
+    assert "every failing section within 2x its calibrated count of numbers outside or passed by the spread rule: " + failed[0] in reason
 
 
 def test_real_wrong_sides_still_fail():
