@@ -272,3 +272,23 @@ def test_wrong_sides_on_predictions_that_move_together_still_fail():
     assert judgement.missing and not judgement.passed
     assert escalation.narrow_failure(judgement, runs, renamed) is None
 
+
+def test_a_kept_folder_is_judged_as_verify_did_and_again_with_the_runs_it_holds_beyond(tmp_path, capsys):
+    """verify.rejudge judges against runs 1..--oracle-runs (3), says whether escalation calls a FAIL narrow, and
+    with runs 4-6 in the folder judges it again as escalation does (by triples, not against all 6 at once)."""
+    import json
+
+    from verify import rejudge
+
+    runs, side = predictions(128, 6)
+    (tmp_path / "oracle").mkdir()
+    for index, run in enumerate(runs, 1):
+        (tmp_path / "oracle" / f"run{index}.harvest.json").write_text(json.dumps(run))
+    (tmp_path / "migrated").mkdir()
+    (tmp_path / "migrated" / "training.harvest.json").write_text(json.dumps(side))
+    assert rejudge.rejudge(tmp_path, runs=3)["migrated"].oracle_runs == 3
+    assert rejudge.main([str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == f"{tmp_path.name} migrated: FAIL (3 oracle runs; spread rule FAIL; failed sections: outputs)"
+    assert printed[1].startswith("    escalation: narrow: the oracle is random beyond rounding")
+    assert printed[2] == f"{tmp_path.name} migrated after escalation: PASS (6 oracle runs)"
