@@ -44,7 +44,9 @@ from migrate.resolve import canonical
 TARGETS = {3: "estimator_bridge.compat.keras_tf1_optimizers.KerasAdam", 2: "tf_keras.optimizers.legacy.Adam"}
 _TF1_KERAS = re.compile(r"\bcontrib\b|\bkeras_to_tpu_model\b")
 _ADAM_STRING = re.compile(r"""\.compile\(.*['"]adam['"]""", re.IGNORECASE | re.DOTALL)
-_ADAM_CALL = re.compile(r"\bAdam\s*\(")
+# not the bridge's own spellings a migrated file holds (its TF 1.x AdamOptimizer, the Keras 2 target's
+# legacy Adam): a re-run of the codemod on its own output is then cleared without libcst
+_ADAM_CALL = re.compile(r"(?<!keras_tf1_optimizers\.)(?<!optimizers\.legacy\.)\bAdam\s*\(")
 KERAS_ADAM = "keras.optimizers.Adam"  # canonical name of tf.keras.optimizers.Adam in every spelling
 # TF 1.15 Keras Adam's arguments that KerasAdam takes (its own and Keras 3's optimizer keywords).
 KERAS_ADAM_ARGUMENTS = frozenset({"learning_rate", "lr", "beta_1", "beta_2", "epsilon", "name", "clipnorm",

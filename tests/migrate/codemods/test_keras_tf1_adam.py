@@ -125,3 +125,17 @@ def test_the_metrics_of_the_same_compile_keep_their_tf1_names(monkeypatch):
     # the loss of the same call is KerasTF1Losses' (TF 1.x's logits rule): all three rewrites compose
     assert ("model.compile(optimizer=estimator_bridge.compat.keras_tf1_optimizers.KerasAdam(), "
             "loss=estimator_bridge.compat.keras_tf1_losses.categorical_crossentropy, metrics=['acc'])") in migrated
+
+
+def test_the_text_trigger_fires_on_keras_adam_and_not_on_the_bridges_own_adams():
+    """legacy_examples/keras_tpu_weights/keras_pretrained.py's migrated output holds the bridge's
+    `keras_tf1_optimizers.Adam(` (TF 1.x's AdamOptimizer) beside `keras_to_tpu_model` in its
+    docstring: the trigger sent the re-run of the codemod to libcst (tests/migrate/test_prefilter.py)."""
+    from migrate.codemods.keras_tf1_adam import tf1_keras_adam
+
+    tf1 = "# keras_to_tpu_model\n"
+    assert tf1_keras_adam(tf1 + "opt = tf.keras.optimizers.Adam(lr=0.1)\n")
+    assert tf1_keras_adam(tf1 + "from tensorflow.keras.optimizers import Adam\nopt = Adam(0.1)\n")
+    assert tf1_keras_adam(tf1 + "opt = my_optimizers.Adam(0.1)\n")  # an alias: the pipeline decides
+    assert not tf1_keras_adam(tf1 + "opt = estimator_bridge.compat.keras_tf1_optimizers.Adam(learning_rate=0.1)\n")
+    assert not tf1_keras_adam(tf1 + "opt = tf_keras.optimizers.legacy.Adam(learning_rate=0.1)\n")
