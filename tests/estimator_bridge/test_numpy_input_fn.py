@@ -82,9 +82,10 @@ print(json.dumps(out))
 '''
 
 
-def _run(python, side, env):
-    completed = subprocess.run([str(python), "-c", PROBE, side], capture_output=True, text=True, env=env,
-                               timeout=300)
+def _run(python, side, env, program=PROBE, timeout=300):
+    """The probe `program` run by `python` for `side`; its last printed line, as JSON."""
+    completed = subprocess.run([str(python), "-c", program, side], capture_output=True, text=True, env=env,
+                               timeout=timeout)
     assert completed.returncode == 0, completed.stderr[-3000:]
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
@@ -148,10 +149,7 @@ print(json.dumps(out))
 
 
 def _run_shuffled(python, side, env):
-    completed = subprocess.run([str(python), "-c", SHUFFLED, side], capture_output=True, text=True, env=env,
-                               timeout=600)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    return _run(python, side, env, program=SHUFFLED, timeout=600)
 
 
 @pytest.mark.oracle
